@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# macsupport: Apple Mac support modules for distribution kernels.
+#
+#   make                 build the four modules against KDIR
+#   make check           install test dependencies, build, run every test
+#   make demo            boot an emulated MacBookPro10,1 with the bundle loaded
+#   make demo SHELL_GUEST=1   ... and give an interactive guest shell
+#   make dkms-install    copy the sources to /usr/src and install with DKMS
+#   make clean
+#
+# KDIR defaults to the build tree of the newest installed Debian -amd64
+# kernel that has headers, never to the running kernel (whose headers may
+# not be installed at all). Override with make KDIR=/lib/modules/X/build.
+# Modules built here are never loaded into this machine's kernel: they run
+# only inside QEMU guests (qemu-tests/).
+
+TOP := $(CURDIR)
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+
+# Both are expanded only when used, so that "make check" sees the kernel
+# that its own dependency step has just installed.
+ifeq ($(origin KDIR),undefined)
+KVER ?= $(shell ls -d /lib/modules/*-amd64/build 2>/dev/null | \
+	  sed -e 's|^/lib/modules/||' -e 's|/build$$||' | sort -V | tail -n 1)
+KDIR = /lib/modules/$(KVER)/build
+else
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+endif
+
+MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
+DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
+
+.PHONY: all modules clean check demo deps dkms-install dkms-remove unit
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel build tree at KDIR=$(KDIR);" \
+		"install linux-headers-amd64 or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean; fi
+	$(MAKE) -C src/lib/tests clean
+	rm -rf qemu-tests/out
+
+# Install the Debian packages the tests need (as root), then run everything.
+deps:
+	qemu-tests/deps
+
+check: deps
+	$(MAKE) modules
+	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/run
+
+demo: deps
+	$(MAKE) modules
+	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/demo $(if $(SHELL_GUEST),--shell)
+
+unit:
+	$(MAKE) -C src/lib/tests run
+
+dkms-install:
+	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)
+	mkdir -p $(DESTDIR)/usr/src/macsupport-$(VERSION)
+	cp -r $(DKMS_FILES) $(DESTDIR)/usr/src/macsupport-$(VERSION)/
+	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)/src/lib/tests
+	dkms add macsupport/$(VERSION)
+	dkms build macsupport/$(VERSION) -k $(KVER)
+	dkms install macsupport/$(VERSION) -k $(KVER)
+
+dkms-remove:
+	dkms remove macsupport/$(VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_props - Apple EFI device properties for every device, also later ones
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/efi.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/property.h>
+
+#include "macsupport/apple_dmi.h"
+
+/**
+ * DOC: Overview
+ *
+ * Apple's EFI firmware hands the OS a blob of device properties (GPU
+ * configuration, Thunderbolt device ROMs, audio layouts) keyed by EFI
+ * device paths. When the firmware vendor is "Apple", the kernel's EFI stub
+ * fetches the blob and the built-in parser (CONFIG_APPLE_PROPERTIES) turns
+ * each entry into a software node, set as the secondary firmware node of
+ * the device it names, for the devices present at that moment.
+ *
+ * This module starts by finding the devices that carry such nodes.
+ */
+
+MACSUPPORT_APPLE_DMI_TABLE(props_apple_dmi_table);
+MODULE_DEVICE_TABLE(dmi, props_apple_dmi_table);
+
+/* True if @dev has a software node as its firmware node or as the secondary of its ACPI node. */
+static bool props_dev_has_swnode(struct device *dev)
+{
+	struct fwnode_handle *fwnode = dev_fwnode(dev);
+
+	if (!fwnode)
+		return false;
+	if (is_software_node(fwnode))
+		return true;
+	return !IS_ERR_OR_NULL(fwnode->secondary) && is_software_node(fwnode->secondary);
+}
+
+static int __init apple_props_init(void)
+{
+	struct pci_dev *pdev = NULL;
+	unsigned int total = 0, with_props = 0;
+
+	if (!macsupport_require_apple(props_apple_dmi_table))
+		return -ENODEV;
+
+	for_each_pci_dev(pdev) {
+		total++;
+		if (props_dev_has_swnode(&pdev->dev))
+			with_props++;
+	}
+
+	pr_info("%s: %s boot, firmware properties on %u of %u PCI devices\n",
+		macsupport_dmi_string(DMI_PRODUCT_NAME),
+		efi_enabled(EFI_BOOT) ? "EFI" : "legacy BIOS", with_props, total);
+	return 0;
+}
+module_init(apple_props_init);
+
+static void __exit apple_props_exit(void)
+{
+}
+module_exit(apple_props_exit);
+
+MODULE_AUTHOR("The macsupport developers");
+MODULE_DESCRIPTION("Apple EFI device properties: parse, attach, export");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(MACSUPPORT_VERSION);

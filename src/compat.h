@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The only place in the bundle that knows about differences between kernel
+ * versions. Every module is built with this file force-included.
+ */
+#ifndef MACSUPPORT_COMPAT_H
+#define MACSUPPORT_COMPAT_H
+
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "macsupport needs Linux 6.1 or newer"
+#endif
+
+#endif /* MACSUPPORT_COMPAT_H */
