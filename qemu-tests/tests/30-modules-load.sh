@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# On an Apple profile every module of the bundle loads, says what it found,
+# and unloads leaving nothing behind. On the control machine every module
+# refuses to load with a clear message and leaves nothing behind.
+
+# what each module must say when it loads on a Mac (a grep -E pattern)
+found_line()
+{
+	case "$1" in
+	apple_gmux_ng)
+		echo "apple_gmux_ng .*: $EXPECT_PRODUCT: gmux ACPI device $(echo "$EXPECT_GMUX_PATH" |
+			sed 's/\\/\\\\/g'), \\[.*\\], GPE $EXPECT_GMUX_GPE; model table: [a-z]+ gmux" ;;
+	apple_props)
+		echo "apple_props: $EXPECT_PRODUCT: EFI boot, firmware properties on [0-9]+ of [0-9]+ PCI devices" ;;
+	tb_macpm)
+		echo "tb_macpm: $EXPECT_PRODUCT: [0-9]+ Thunderbolt controller\\(s\\) with Apple power methods in ACPI" ;;
+	mac_quirks)
+		echo "mac_quirks: $EXPECT_PRODUCT, .*: gmux [a-z0-9]+, Thunderbolt .* x[0-9]+" ;;
+	esac
+}
+
+for m in $BUNDLE_MODULES; do
+	dmesg_mark "load-$m"
+	if [ "$EXPECT_APPLE" = 1 ]; then
+		if ! modprobe "$m" 2>/tmp/err; then
+			fail "$m" load-unload "modprobe failed: $(cat /tmp/err)"
+			continue
+		fi
+		log=$(dmesg_since "load-$m" | grep -E "$(found_line "$m")")
+		if [ -z "$log" ]; then
+			fail "$m" load-unload "no found-line in the kernel log: $(dmesg_since "load-$m" |
+				grep "$m" | head -n 2 | tr '\n' ' ')"
+			rmmod "$m"
+			continue
+		fi
+		if ! rmmod "$m" 2>/tmp/err; then
+			fail "$m" load-unload "rmmod failed: $(cat /tmp/err)"
+			continue
+		fi
+		if [ -e "/sys/module/$m" ] || grep -q "$m" /proc/ioports /proc/iomem; then
+			fail "$m" load-unload "something of $m stayed after rmmod"
+			continue
+		fi
+		pass "$m" load-unload "$(echo "$log" | sed 's/^\[[ 0-9.]*\] //' | head -n 1)"
+	else
+		if modprobe "$m" 2>/tmp/err; then
+			fail "$m" inert-on-non-apple "loaded on a non-Apple machine"
+			rmmod "$m"
+			continue
+		fi
+		msg=$(dmesg_since "load-$m" | grep "$m: not an Apple Mac (DMI system vendor \"$EXPECT_SYS_VENDOR\"), staying inert")
+		if [ -z "$msg" ]; then
+			fail "$m" inert-on-non-apple "refused without the clear message"
+		elif [ -e "/sys/module/$m" ] || grep -q "$m" /proc/ioports /proc/iomem; then
+			fail "$m" inert-on-non-apple "something of $m stayed"
+		else
+			pass "$m" inert-on-non-apple "$(echo "$msg" | sed 's/^\[[ 0-9.]*\] //')"
+		fi
+	fi
+done
