@@ -85,9 +85,10 @@ harness_find_kernel()
 		command -v "$t" > /dev/null || die "$t missing (run: make deps)"
 	done
 	[ -x /bin/busybox ] || die "busybox missing (run: make deps)"
+	KDIR=${KDIR:-/lib/modules/$KVER/build}
 	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-	export KVER
+	export KVER KDIR
 }
 
 # --- initramfs ----------------------------------------------------------------
@@ -133,6 +134,14 @@ harness_build_initramfs()
 
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT/initramfs.gz" ||
 		die "cannot pack initramfs"
+}
+
+# harness_prepare: build the test-only helper modules and the initramfs.
+harness_prepare()
+{
+	make -s -C "$KDIR" M="$HARNESS_DIR/helpers" modules > "$OUT/helpers.log" 2>&1 ||
+		{ cat "$OUT/helpers.log" >&2; die "cannot build the test helpers"; }
+	harness_build_initramfs
 }
 
 # --- profiles -----------------------------------------------------------------
@@ -198,7 +207,7 @@ profile_acpi()
 boot_profile()
 {
 	local name=$1 tests=$2 mode=${3:-test} label=${4:-$1} limit=${5:-$QEMU_TIMEOUT}
-	local work args=() serial=() smb rc t0
+	local work args=() serial=() fg=() qemu_out= smb rc t0
 
 	work=$(boot_dir "$label")
 
@@ -236,23 +245,25 @@ boot_profile()
 
 		if [ "$mode" = demo ]; then
 			# Console on the terminal as well as in the log.
-			serial=(-chardev "stdio,id=con,mux=on,logfile=$work/console.log,signal=off"
+			serial=(-chardev "stdio,id=con,logfile=$work/console.log,signal=off"
 				-serial chardev:con)
+			fg=(--foreground)
+			qemu_out=/dev/stdout
 		else
 			serial=(-serial "file:$work/console.log")
 		fi
 		t0=$(now)
-		timeout -k 5 "$limit" qemu-system-x86_64 \
+		timeout "${fg[@]}" -k 5 "$limit" qemu-system-x86_64 \
 			-nodefaults -display none -no-reboot -m 512 -smp 1 \
 			-machine "$MACHINE" -cpu qemu64 \
 			"${args[@]}" "${acpi[@]}" \
 			-kernel "$VMLINUZ" -initrd "$work/initrd" \
-			-append "$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode" \
+			-append "$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode ${BOOT_APPEND:-}" \
 			"${serial[@]}" \
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \
 			-device virtserialport,bus=vser.0,chardev=results,name=results \
-			"${QEMU_ARGS[@]}" > "$work/qemu.log" 2>&1
+			"${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
 		rc=$?
 		elapsed "$t0" > "$work/time"
 		echo "$rc" > "$work/status"

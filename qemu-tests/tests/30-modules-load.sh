@@ -10,7 +10,7 @@ found_line()
 	case "$1" in
 	apple_gmux_ng)
 		echo "apple_gmux_ng .*: $EXPECT_PRODUCT: gmux ACPI device $(echo "$EXPECT_GMUX_PATH" |
-			sed 's/\\/\\\\/g'), \\[.*\\], GPE $EXPECT_GMUX_GPE; model table: [a-z]+ gmux" ;;
+			sed 's/\\/\\\\/g'), \\[.*\\], GPE $EXPECT_GMUX_GPE; model table: [a-z0-9]+ gmux" ;;
 	apple_props)
 		echo "apple_props: $EXPECT_PRODUCT: EFI boot, firmware properties on [0-9]+ of [0-9]+ PCI devices" ;;
 	tb_macpm)
