@@ -197,9 +197,12 @@ static int gmux_index_write8(struct gmux_io *io, u8 port, u8 val)
 static int gmux_index_write32(struct gmux_io *io, u8 port, u32 val)
 {
 	struct gmux_op op;
+	unsigned int i;
 
 	gmux_op_start(io, &op);
-	io->ops->write32(io->ctx, GMUX_PORT_VALUE, val);
+	/* Byte by byte, as the H8S's LPC interface takes it. */
+	for (i = 0; i < 4; i++)
+		io->ops->write8(io->ctx, GMUX_PORT_VALUE + i, (u8)(val >> (i * 8)));
 	return gmux_index_command_write(io, &op, port);
 }
 

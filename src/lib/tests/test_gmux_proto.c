@@ -844,10 +844,10 @@ static const struct count_want count_wants[] = {
 	/* 4 byte writes; 1 byte read */
 	{ MAC_GMUX_CLASSIC, 0, 4, 1, 0 },
 	/*
-	 * set: write32 data, ready poll, port to 0xd4, complete poll, ack;
+	 * set: 4 data bytes, ready poll, port to 0xd4, complete poll, ack;
 	 * get: ready poll, port to 0xd0, complete poll, ack, data read
 	 */
-	{ MAC_GMUX_INDEXED, 3, 2, 4, 1 },
+	{ MAC_GMUX_INDEXED, 3, 5, 4, 1 },
 	/*
 	 * set: poll, data, port, command, poll;
 	 * get: poll, port, command, poll, data read
@@ -904,25 +904,29 @@ static void test_access_counts(void **state)
 static void test_access_order(void **state)
 {
 	struct tctx t;
+	unsigned int i;
 	u8 val;
 
 	(void)state;
 	/* Indexed write32 */
 	tctx_init(&t, MAC_GMUX_INDEXED);
 	assert_int_equal(gmux_io_write32(&t.io, GMUX_PORT_BRIGHTNESS, 0x8000), 0);
-	assert_int_equal(t.nlog, 5);
-	assert_int_equal(t.log[0].op, ACC_W32);
-	assert_int_equal(t.log[0].off, GMUX_PORT_VALUE);
-	assert_int_equal(t.log[0].val, 0x8000);
-	assert_int_equal(t.log[1].op, ACC_R8);
-	assert_int_equal(t.log[1].off, GMUX_PORT_WRITE);
-	assert_int_equal(t.log[2].op, ACC_W8);
-	assert_int_equal(t.log[2].off, GMUX_PORT_WRITE);
-	assert_int_equal(t.log[2].val, GMUX_PORT_BRIGHTNESS);
-	assert_int_equal(t.log[3].op, ACC_R8);
-	assert_int_equal(t.log[3].off, GMUX_PORT_WRITE);
+	assert_int_equal(t.nlog, 8);
+	for (i = 0; i < 4; i++) {
+		/* data low byte first */
+		assert_int_equal(t.log[i].op, ACC_W8);
+		assert_int_equal(t.log[i].off, GMUX_PORT_VALUE + i);
+		assert_int_equal(t.log[i].val, (0x8000 >> (8 * i)) & 0xff);
+	}
 	assert_int_equal(t.log[4].op, ACC_R8);
-	assert_int_equal(t.log[4].off, GMUX_PORT_READ);
+	assert_int_equal(t.log[4].off, GMUX_PORT_WRITE);
+	assert_int_equal(t.log[5].op, ACC_W8);
+	assert_int_equal(t.log[5].off, GMUX_PORT_WRITE);
+	assert_int_equal(t.log[5].val, GMUX_PORT_BRIGHTNESS);
+	assert_int_equal(t.log[6].op, ACC_R8);
+	assert_int_equal(t.log[6].off, GMUX_PORT_WRITE);
+	assert_int_equal(t.log[7].op, ACC_R8);
+	assert_int_equal(t.log[7].off, GMUX_PORT_READ);
 
 	/* Indexed read8 */
 	tctx_init(&t, MAC_GMUX_INDEXED);
