@@ -6,6 +6,7 @@
 #   make check           install test dependencies, build, run every test
 #   make demo            boot an emulated MacBookPro10,1 with the bundle loaded
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
+#   make bench           benchmarks inside emulated Macs
 #   make dkms-install    copy the sources to /usr/src and install with DKMS
 #   make clean
 #
@@ -31,7 +32,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check demo deps dkms-install dkms-remove unit
+.PHONY: all modules clean check demo bench deps dkms-install dkms-remove unit
 
 all: modules
 
@@ -43,6 +44,9 @@ modules:
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean; fi
 	$(MAKE) -C src/lib/tests clean
+	$(MAKE) -C qemu-tests/sim clean
+	$(MAKE) -C qemu-tests/guest clean
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
 	rm -rf qemu-tests/out
 
 # Install the Debian packages the tests need (as root), then run everything.
@@ -57,6 +61,11 @@ demo: deps
 	$(MAKE) modules
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/demo $(if $(SHELL_GUEST),--shell)
 
+# Benchmarks in emulated Macs (register accesses, time per operation).
+bench: deps
+	$(MAKE) modules
+	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/bench/run
+
 unit:
 	$(MAKE) -C src/lib/tests run
 
@@ -65,6 +74,8 @@ dkms-install:
 	mkdir -p $(DESTDIR)/usr/src/macsupport-$(VERSION)
 	cp -r $(DKMS_FILES) $(DESTDIR)/usr/src/macsupport-$(VERSION)/
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)/src/lib/tests
+	install -D -m 0644 tools/modprobe.d/macsupport.conf \
+		$(DESTDIR)/usr/lib/modprobe.d/macsupport.conf
 	dkms add macsupport/$(VERSION)
 	dkms build macsupport/$(VERSION) -k $(KVER)
 	dkms install macsupport/$(VERSION) -k $(KVER)
@@ -72,3 +83,4 @@ dkms-install:
 dkms-remove:
 	dkms remove macsupport/$(VERSION) --all
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)
+	rm -f $(DESTDIR)/usr/lib/modprobe.d/macsupport.conf

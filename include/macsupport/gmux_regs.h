@@ -60,8 +60,13 @@
 /* An I/O range shorter than this cannot be a classic or indexed gmux. */
 #define GMUX_MIN_IO_LEN			(GMUX_PORT_BRIGHTNESS + 4)
 
-/* Every handshake wait gives up after this long. */
-#define GMUX_TIMEOUT_US			20000
+/*
+ * Every operation gives up after this long. A gmux answers in well under a
+ * millisecond; the in-tree driver polls 200 x 100 us. 15 ms keeps a stuck
+ * operation below 25 ms even with the scheduling delays of a loaded
+ * machine (or an emulator) on top.
+ */
+#define GMUX_TIMEOUT_US			15000
 #define GMUX_POLL_US			100
 
 #endif /* MACSUPPORT_GMUX_REGS_H */

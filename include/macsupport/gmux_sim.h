@@ -34,7 +34,7 @@
 #define GMUX_SIM_HEAD		0x200	/* entries produced (guest) */
 #define GMUX_SIM_TAIL		0x204	/* entries consumed (simulator) */
 
-/* 0x240-0x27f: control, written by the guest's gmux-simctl */
+/* 0x240-0x27f: control: the guest's gmux-simctl writes SEQ, OP, ARG; the simulator RESULT, ACK */
 #define GMUX_SIM_CTL_SEQ	0x240	/* bumped after the fields below are set */
 #define GMUX_SIM_CTL_OP		0x244	/* GMUX_SIM_OP_* */
 #define GMUX_SIM_CTL_ARG	0x248

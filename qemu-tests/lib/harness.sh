@@ -141,7 +141,7 @@ BOOT_MODULES="virtio_pci virtio_console"
 # bundle's own modules (under extra/), with a modules.dep made by depmod.
 harness_build_initramfs()
 {
-	local root=$OUT/initramfs m ko dep
+	local root=$OUT/initramfs m ko dep deps
 	local mods=/lib/modules/$KVER
 
 	rm -rf "$root"
@@ -152,9 +152,21 @@ harness_build_initramfs()
 	cp "$HARNESS_DIR/guest/guest-lib.sh" "$HARNESS_DIR/guest/demo.sh" "$root/etc/macsupport/"
 	cp "$HARNESS_DIR"/tests/*.sh "$root/etc/macsupport/tests/"
 	cp "$HARNESS_DIR"/selftest/*.sh "$root/etc/macsupport/tests/"
+	# TEST ONLY: the guest's end of the gmux simulator (static binary).
+	cp "$HARNESS_DIR/sim/build/gmux-simctl" "$root/bin/gmux-simctl" ||
+		die "gmux-simctl not built (make -C qemu-tests/sim)"
+	cp "$HARNESS_DIR/guest/build/timed-io" "$root/bin/timed-io" ||
+		die "timed-io not built (make -C qemu-tests/guest)"
+	for b in "$HARNESS_DIR"/bench/*.sh; do
+		cp "$b" "$root/etc/macsupport/tests/bench-${b##*/}"
+	done
 
-	# In-tree modules with everything they depend on, as modprobe resolves it.
-	for m in $BOOT_MODULES; do
+	# In-tree modules with everything they depend on, as modprobe resolves it:
+	# the result channel's, and those the bundle's modules import from (video).
+	deps=$(for ko in "$TOP"/src/*/*.ko "$HARNESS_DIR"/helpers/*.ko; do
+		[ -e "$ko" ] && modinfo -F depends "$ko"
+	done | tr ',' '\n' | sort -u)
+	for m in $BOOT_MODULES $deps; do
 		modprobe -S "$KVER" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
 	done | sort -u > "$OUT/intree-modules"
 	[ -s "$OUT/intree-modules" ] || die "cannot resolve $BOOT_MODULES for $KVER"
@@ -176,11 +188,16 @@ harness_build_initramfs()
 		die "cannot pack initramfs"
 }
 
-# harness_prepare: build the test-only helper modules and the initramfs.
+# harness_prepare: build the test-only helper modules, the simulators and
+# the initramfs.
 harness_prepare()
 {
 	make -s -C "$KDIR" M="$HARNESS_DIR/helpers" modules > "$OUT/helpers.log" 2>&1 ||
 		{ cat "$OUT/helpers.log" >&2; die "cannot build the test helpers"; }
+	make -s -C "$HARNESS_DIR/sim" > "$OUT/sim-build.log" 2>&1 ||
+		{ cat "$OUT/sim-build.log" >&2; die "cannot build the simulators (qemu-tests/sim)"; }
+	make -s -C "$HARNESS_DIR/guest" > "$OUT/guest-build.log" 2>&1 ||
+		{ cat "$OUT/guest-build.log" >&2; die "cannot build the guest tools"; }
 	harness_build_initramfs
 }
 
@@ -201,7 +218,7 @@ profile_load()
 	local dir=$HARNESS_DIR/profiles/$1
 
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
-	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=()
+	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
@@ -215,10 +232,11 @@ profile_env()
 
 	{
 		printf 'PROFILE=%q\n' "$PROFILE"
+		printf 'SIMULATOR=%q\n' "$SIMULATOR"
 		for v in $(compgen -v EXPECT_); do
 			printf '%s=%q\n' "$v" "${!v}"
 		done
-		echo "export PROFILE $(compgen -v EXPECT_ | tr '\n' ' ')"
+		echo "export PROFILE SIMULATOR $(compgen -v EXPECT_ | tr '\n' ' ')"
 	} > "$1"
 }
 
@@ -236,6 +254,81 @@ profile_acpi()
 		fi
 		printf '%s\n' -acpitable "file=$work/$base.aml"
 	done
+}
+
+# --- simulators ---------------------------------------------------------------
+
+# TEST ONLY. A profile with SIMULATOR="gmux <kind>" gets a host-side gmux
+# (sim/gmux-sim) behind an ivshmem-plain device at 00:10.0, whose BAR2 is a
+# file in /dev/shm; the profile's gmux.asl names a window in that BAR as a
+# resource of the gmux (layout: include/macsupport/gmux_sim.h).
+
+sim_const()
+{
+	sed -n "s/^#define $1[[:space:]]\{1,\}\(0x[0-9a-fA-F]*\).*/\1/p" \
+		"$TOP/include/macsupport/gmux_sim.h"
+}
+
+# sim_start WORK LABEL: start the profile's simulator and wait (bounded) until
+# it has laid out its window. Sets SIM_PID, SIM_SHM and SIM_ARGS (the QEMU
+# arguments). Returns non-zero, with the reason in WORK/sim.log, on failure.
+sim_start()
+{
+	local work=$1 label=$2 magic_off want got= i
+	local -a words
+
+	read -r -a words <<< "$SIMULATOR"
+	if [ "${words[0]:-}" != gmux ] || [ ${#words[@]} -ne 2 ]; then
+		echo "harness: unknown SIMULATOR '$SIMULATOR' (want \"gmux classic|indexed|t2\")" \
+			> "$work/sim.log"
+		return 1
+	fi
+	# QEMU splits option values at commas: the path must have none.
+	label=${label//,/}
+	SIM_SHM=/dev/shm/macsupport-${label//[^A-Za-z0-9._-]/_}-$$
+	# shellcheck disable=SC2086 # GMUX_SIM_OPTS: extra options, for debugging
+	"$HARNESS_DIR/sim/build/gmux-sim" --kind "${words[1]}" --shm "$SIM_SHM" ${GMUX_SIM_OPTS:-} \
+		> "$work/sim.log" 2>&1 &
+	SIM_PID=$!
+
+	magic_off=$(( $(sim_const GMUX_SIM_BAR_OFFSET) + $(sim_const GMUX_SIM_MAGIC) ))
+	want=$(printf '%08x' "$(sim_const GMUX_SIM_MAGIC_VALUE)")
+	for i in $(seq 100); do
+		got=$(od -An -tx4 -j "$magic_off" -N 4 "$SIM_SHM" 2>/dev/null | tr -d ' ')
+		[ "$got" = "$want" ] && break
+		kill -0 "$SIM_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ "$got" != "$want" ]; then
+		sim_stop
+		echo "harness: gmux-sim did not lay out $SIM_SHM within 5 s" >> "$work/sim.log"
+		return 1
+	fi
+	SIM_ARGS=(-object "memory-backend-file,id=gmuxsim,size=1M,share=on,mem-path=$SIM_SHM"
+		  -device ivshmem-plain,memdev=gmuxsim,bus=pcie.0,addr=0x10)
+}
+
+# sim_stop [WORK]: stop the simulator, delete its file; with WORK, leave the
+# simulator's exit status in WORK/sim-status (0 unless it died on its own).
+sim_stop()
+{
+	local rc i
+
+	if [ -n "${SIM_PID:-}" ]; then
+		# A simulator that had died already keeps its own exit status.
+		kill -TERM "$SIM_PID" 2>/dev/null
+		for i in $(seq 40); do
+			kill -0 "$SIM_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -KILL "$SIM_PID" 2>/dev/null
+		wait "$SIM_PID" 2>/dev/null
+		rc=$?
+		[ -n "${1:-}" ] && echo "$rc" > "$1/sim-status"
+		SIM_PID=
+	fi
+	[ -n "${SIM_SHM:-}" ] && rm -f "$SIM_SHM"
+	SIM_SHM=
 }
 
 # --- one boot -----------------------------------------------------------------
@@ -273,6 +366,13 @@ boot_profile()
 		for smb in "${SMBIOS[@]}"; do
 			args+=(-smbios "$smb")
 		done
+
+		SIM_PID= SIM_SHM= SIM_ARGS=()
+		trap sim_stop EXIT
+		if [ -n "$SIMULATOR" ] && ! sim_start "$work" "$label"; then
+			echo "not ok harness simulator # $(tail -n 1 "$work/sim.log")" > "$work/results"
+			exit 1
+		fi
 		case "$FIRMWARE" in
 		ovmf)
 			cp "$OVMF_VARS" "$work/ovmf-vars.fd"
@@ -303,10 +403,11 @@ boot_profile()
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \
 			-device virtserialport,bus=vser.0,chardev=results,name=results \
-			"${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
+			"${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
 		rc=$?
 		elapsed "$t0" > "$work/time"
 		echo "$rc" > "$work/status"
+		sim_stop "$work"
 	)
 }
 
@@ -348,6 +449,12 @@ report_boot()
 		report fail "$name" harness guest-finished "the guest ran no test"
 	else
 		report ok "$name" harness guest-finished "${t}s"
+	fi
+
+	# A simulator that died before the harness stopped it failed the boot.
+	if [ -e "$work/sim-status" ] && [ "$(cat "$work/sim-status")" != 0 ]; then
+		report fail "$name" harness simulator "gmux-sim exited with status $(cat \
+			"$work/sim-status"): $(tail -n 1 "$work/sim.log" 2>/dev/null)"
 	fi
 
 	bad=$(grep -a -m 1 -E "$BADNESS" "$work/console.log" 2>/dev/null)

@@ -9,8 +9,12 @@ found_line()
 {
 	case "$1" in
 	apple_gmux_ng)
-		echo "apple_gmux_ng .*: $EXPECT_PRODUCT: gmux ACPI device $(echo "$EXPECT_GMUX_PATH" |
-			sed 's/\\/\\\\/g'), \\[.*\\], GPE $EXPECT_GMUX_GPE; model table: [a-z0-9]+ gmux" ;;
+		path=$(echo "$EXPECT_GMUX_PATH" | sed 's/\\/\\\\/g')
+		if gmux_simulated; then
+			echo "apple_gmux_ng .*: $EXPECT_PRODUCT: gmux [0-9]+\\.[0-9]+\\.[0-9]+ \\[$EXPECT_GMUX_KIND\\] $path at \\[mem .*\\], GPE $EXPECT_GMUX_GPE, backlight registered"
+		else
+			echo "apple_gmux_ng .*: $EXPECT_PRODUCT: no gmux answers at $path"
+		fi ;;
 	apple_props)
 		echo "apple_props: $EXPECT_PRODUCT: EFI boot, firmware properties on [0-9]+ of [0-9]+ PCI devices" ;;
 	tb_macpm)
@@ -23,7 +27,12 @@ found_line()
 for m in $BUNDLE_MODULES; do
 	dmesg_mark "load-$m"
 	if [ "$EXPECT_APPLE" = 1 ]; then
-		if ! modprobe "$m" 2>/tmp/err; then
+		if [ "$m" = apple_gmux_ng ]; then
+			gmux_load 2>/tmp/err
+		else
+			modprobe "$m" 2>/tmp/err
+		fi
+		if [ $? -ne 0 ]; then
 			fail "$m" load-unload "modprobe failed: $(cat /tmp/err)"
 			continue
 		fi

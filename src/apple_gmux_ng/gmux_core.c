@@ -8,47 +8,50 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/acpi.h>
+#include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/module.h>
+#include <linux/pm.h>
 #include <linux/pnp.h>
 
 #include "macsupport/apple_dmi.h"
-#include "macsupport/mac_model.h"
+#include "macsupport/gmux_sim.h"
+#include "gmux.h"
 
 /**
  * DOC: Overview
  *
  * The gmux is the chip on dual-GPU MacBook Pros that switches the panel
  * between the integrated and the discrete GPU, powers the discrete GPU and
- * drives the backlight. The firmware describes it as an ACPI device with
- * _HID APP000B: \_SB.PCI0.LPCB.GMUX with an I/O port range on the classic
- * (Lattice XP2) and indexed (Renesas H8S/2113) kinds, \_SB.PCI0.LPCB.GPUC
- * with an 8-byte memory window on T2 Macs. Its interrupt is a GPE whose
- * number the firmware returns from the GMGP object; the GPE handler
- * Notify()s the device with 0x80.
+ * drives the backlight. There are three kinds:
  *
- * This driver binds to that device on Apple Macs only, claims its
- * resources, and reports what the firmware declares next to what the
- * bundle's model table expects for the machine.
+ * - classic (MacBookPro5,1 to 9,1): a Lattice XP2 FPGA answering plain
+ *   port I/O at 0x700;
+ * - indexed (MacBookPro10,1 to 14,3): a Renesas H8S/2113 behind a mailbox
+ *   in the same port range;
+ * - T2 (MacBookPro15,1 to 16,4): reached through an 8-byte memory window
+ *   at 0xfe0b0200 and a command byte.
+ *
+ * The firmware describes it as an ACPI device with _HID APP000B:
+ * \_SB.PCI0.LPCB.GMUX before the T2, \_SB.PCI0.LPCB.GPUC on T2 Macs.
+ * Some Macs declare one that is not there (MacBookPro8,1, iMacPro1,1, the
+ * T2 iMacs); the driver rejects those, by what answers in the window and by
+ * the bundle's model table.
+ *
+ * This driver binds to that device on Apple Macs only, finds out which
+ * kind answers, checks the firmware version, and offers the backlight, the
+ * gmux interrupt and a debugfs view. Unlike Debian's 6.1 driver it knows
+ * the T2 gmux, bounds every handshake and reports every timeout.
  */
-
-#define GMUX_DRIVER_NAME	"apple_gmux_ng"
 
 MACSUPPORT_APPLE_DMI_TABLE(gmux_apple_dmi_table);
 
-/**
- * struct apple_gmux_ng - driver data of one gmux
- * @pnp: the PNP device of the gmux ACPI node
- * @res: the I/O or memory resource the firmware declares
- * @gpe: the GPE number from GMGP, or -1 when the firmware gives none
- * @model: the machine's entry in the model table, or NULL
- */
-struct apple_gmux_ng {
-	struct pnp_dev *pnp;
-	struct resource *res;
-	long long gpe;
-	const struct mac_model_info *model;
-};
+static char *test_sim_protocol;
+module_param(test_sim_protocol, charp, 0444);
+MODULE_PARM_DESC(test_sim_protocol,
+		 "TEST ONLY (QEMU harness): speak this protocol (classic, indexed, t2) over the gmux simulator's window, the gmux's last memory resource");
+
+static enum mac_gmux_kind gmux_test_kind = MAC_GMUX_NONE;
 
 static const struct mac_model_info *gmux_machine_model(void)
 {
@@ -59,46 +62,96 @@ static const struct mac_model_info *gmux_machine_model(void)
 	return mac_model_lookup(&id);
 }
 
-static int gmux_claim_resource(struct apple_gmux_ng *gmux)
+/* TEST ONLY: the simulator's window, the last memory resource of the device. */
+static int gmux_map_sim_window(struct apple_gmux_ng *gmux)
+{
+	struct device *dev = &gmux->pnp->dev;
+	struct resource *res = NULL, *r;
+	unsigned int i;
+
+	for (i = 0; (r = pnp_get_resource(gmux->pnp, IORESOURCE_MEM, i)); i++)
+		if (pnp_resource_valid(r))
+			res = r;
+	if (!res || resource_size(res) < GMUX_SIM_WINDOW_LEN) {
+		dev_err(dev, "TEST ONLY: no simulator window among the gmux's resources\n");
+		return -ENODEV;
+	}
+	gmux->win.res = res;
+	if (!devm_request_mem_region(dev, res->start, GMUX_SIM_WINDOW_LEN, GMUX_DRIVER_NAME))
+		return -EBUSY;
+	gmux->win.base = devm_ioremap(dev, res->start, GMUX_SIM_WINDOW_LEN);
+	if (!gmux->win.base)
+		return -ENOMEM;
+	if (ioread32(gmux->win.base + GMUX_SIM_MAGIC) != GMUX_SIM_MAGIC_VALUE) {
+		dev_err(dev, "TEST ONLY: no gmux simulator runs behind %pR\n", res);
+		return -ENODEV;
+	}
+	gmux->win.sim_journal = gmux->win.base;
+	gmux->win.sim_sync = gmux_test_kind == MAC_GMUX_CLASSIC;
+	gmux->io.ops = &gmux_sim_ops;
+	dev_info(dev, "TEST ONLY: speaking the %s protocol over the simulator window %pR\n",
+		 mac_gmux_kind_name(gmux_test_kind), res);
+	return 0;
+}
+
+/*
+ * Map the gmux's registers: its I/O range (classic, indexed) or its memory
+ * window (T2). @is_port tells which.
+ */
+static int gmux_map_window(struct apple_gmux_ng *gmux, bool *is_port)
 {
 	struct device *dev = &gmux->pnp->dev;
 	struct resource *res;
 
+	gmux->io.ops = &gmux_iomem_ops;
+	if (gmux_test_kind != MAC_GMUX_NONE) {
+		*is_port = gmux_test_kind != MAC_GMUX_T2;
+		return gmux_map_sim_window(gmux);
+	}
+
 	res = pnp_get_resource(gmux->pnp, IORESOURCE_IO, 0);
 	if (res && pnp_resource_valid(res)) {
-		gmux->res = res;
+		gmux->win.res = res;
+		*is_port = true;
+		if (resource_size(res) < GMUX_MIN_IO_LEN) {
+			dev_err(dev, "gmux I/O range %pR is too short\n", res);
+			return -ENODEV;
+		}
 		if (!devm_request_region(dev, res->start, resource_size(res), GMUX_DRIVER_NAME))
 			goto busy;
-		return 0;
+		gmux->win.base = devm_ioport_map(dev, res->start, resource_size(res));
+		return gmux->win.base ? 0 : -ENOMEM;
 	}
 
 	res = pnp_get_resource(gmux->pnp, IORESOURCE_MEM, 0);
 	if (res && pnp_resource_valid(res)) {
-		gmux->res = res;
-		if (!devm_request_mem_region(dev, res->start, resource_size(res),
-					     GMUX_DRIVER_NAME))
+		gmux->win.res = res;
+		*is_port = false;
+		if (!devm_request_mem_region(dev, res->start, resource_size(res), GMUX_DRIVER_NAME))
 			goto busy;
-		return 0;
+		/* ACPI declares 8 bytes; the command window is 16 */
+		gmux->win.base = devm_ioremap(dev, res->start, GMUX_T2_WINDOW_LEN);
+		return gmux->win.base ? 0 : -ENOMEM;
 	}
 
-	dev_err(dev, "firmware declares neither an I/O nor a memory resource for the gmux\n");
+	dev_err(dev, "the firmware gives the gmux neither an I/O range nor a memory window\n");
 	return -ENODEV;
 
 busy:
-	dev_err(dev, "gmux resource %pR is already in use (is the in-tree apple-gmux bound?)\n",
-		gmux->res);
+	dev_err(dev, "gmux window %pR is already in use (is the in-tree apple-gmux bound?)\n", res);
 	return -EBUSY;
 }
 
 static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 {
-	acpi_handle handle = ACPI_HANDLE(&pnp->dev);
 	struct device *dev = &pnp->dev;
-	char gpe_desc[32] = "no GPE (GMGP missing)";
-	char path[80] = "(no ACPI node)";
-	struct acpi_buffer buf = { sizeof(path), path };
 	struct apple_gmux_ng *gmux;
-	unsigned long long gpe;
+	char gpe_desc[16] = "no GPE";
+	char path[80] = "(unnamed)";
+	struct acpi_buffer buf = { sizeof(path), path };
+	enum mac_gmux_kind kind;
+	const char *product;
+	bool is_port;
 	int ret;
 
 	gmux = devm_kzalloc(dev, sizeof(*gmux), GFP_KERNEL);
@@ -106,28 +159,94 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 		return -ENOMEM;
 	gmux->pnp = pnp;
 	gmux->gpe = -1;
+	gmux->handle = ACPI_HANDLE(dev);
+	if (!gmux->handle)
+		return -ENODEV;
+	acpi_get_name(gmux->handle, ACPI_FULL_PATHNAME, &buf);
 	gmux->model = gmux_machine_model();
+	product = macsupport_dmi_string(DMI_PRODUCT_NAME);
+	pnp_set_drvdata(pnp, gmux);
 
-	ret = gmux_claim_resource(gmux);
+	ret = gmux_map_window(gmux, &is_port);
 	if (ret)
 		return ret;
 
-	if (handle) {
-		if (ACPI_FAILURE(acpi_get_name(handle, ACPI_FULL_PATHNAME, &buf)))
-			strscpy(path, "(unnamed)", sizeof(path));
-		if (ACPI_SUCCESS(acpi_evaluate_integer(handle, "GMGP", NULL, &gpe)))
-			gmux->gpe = gpe;
+	ret = gmux_detect(gmux->io.ops, &gmux->win, is_port, &kind);
+	if (ret) {
+		dev_info(dev, "%s: no gmux answers at %s %pR; the firmware declares one that is not there\n",
+			 product, path, gmux->win.res);
+		return -ENODEV;
+	}
+	if (gmux_test_kind != MAC_GMUX_NONE && kind != gmux_test_kind) {
+		dev_err(dev, "TEST ONLY: the simulator answers as a %s gmux, not %s\n",
+			mac_gmux_kind_name(kind), mac_gmux_kind_name(gmux_test_kind));
+		return -ENODEV;
+	}
+	if (gmux->model && gmux->model->gmux == MAC_GMUX_FAKE) {
+		dev_info(dev, "%s has no gmux although its firmware declares %s; ignoring it\n",
+			 product, path);
+		return -ENODEV;
 	}
 
-	pnp_set_drvdata(pnp, gmux);
+	gmux->io.ctx = &gmux->win;
+	gmux->io.kind = kind;
+	gmux->io.timeout_us = GMUX_TIMEOUT_US;
+	ret = gmux_read_version(&gmux->io, &gmux->version);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot read the gmux version\n");
+	if (!gmux_version_plausible(&gmux->version)) {
+		dev_err(dev, "%s gmux at %pR reports version %u.%u.%u: not a working gmux\n",
+			mac_gmux_kind_name(kind), gmux->win.res, gmux->version.major,
+			gmux->version.minor, gmux->version.release);
+		return -ENODEV;
+	}
+
+	ret = gmux_regmap_init(gmux);
+	if (ret)
+		return ret;
+	ret = gmux_backlight_init(gmux);
+	if (ret)
+		return ret;
+	ret = gmux_irq_init(gmux);
+	if (ret)
+		return ret;
+	gmux_debugfs_init(gmux);
 
 	if (gmux->gpe >= 0)
-		snprintf(gpe_desc, sizeof(gpe_desc), "GPE 0x%llx", gmux->gpe);
-	dev_info(dev, "%s: gmux ACPI device %s, %pR, %s; model table: %s gmux\n",
-		 macsupport_dmi_string(DMI_PRODUCT_NAME), path, gmux->res, gpe_desc,
-		 gmux->model ? mac_gmux_kind_name(gmux->model->gmux) : "unknown model");
+		snprintf(gpe_desc, sizeof(gpe_desc), "GPE 0x%x", gmux->gpe);
+	dev_info(dev, "%s: gmux %u.%u.%u [%s] %s at %pR, %s, backlight %s%s\n", product,
+		 gmux->version.major, gmux->version.minor, gmux->version.release,
+		 mac_gmux_kind_name(kind), path, gmux->win.res, gpe_desc,
+		 gmux->bdev ? "registered" : "not registered",
+		 gmux->model && gmux->model->gmux != kind ?
+		 " (the model table expects another kind)" : "");
 	return 0;
 }
+
+static void gmux_remove(struct pnp_dev *pnp)
+{
+	gmux_debugfs_exit(pnp_get_drvdata(pnp));
+}
+
+static int gmux_suspend(struct device *dev)
+{
+	struct apple_gmux_ng *gmux = dev_get_drvdata(dev);
+
+	gmux->suspended = true;
+	gmux->suspend_count++;
+	return gmux->gpe >= 0 ? gmux_irq_set_enabled(gmux, false) : 0;
+}
+
+static int gmux_resume(struct device *dev)
+{
+	struct apple_gmux_ng *gmux = dev_get_drvdata(dev);
+
+	gmux->suspended = false;
+	gmux->resume_count++;
+	return gmux->gpe >= 0 ? gmux_irq_set_enabled(gmux, true) : 0;
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(gmux_pm_ops, gmux_suspend, gmux_resume);
 
 static const struct pnp_device_id gmux_pnp_ids[] = {
 	{ "APP000B", 0 },
@@ -138,13 +257,65 @@ MODULE_DEVICE_TABLE(pnp, gmux_pnp_ids);
 static struct pnp_driver gmux_pnp_driver = {
 	.name		= GMUX_DRIVER_NAME,
 	.probe		= gmux_probe,
+	.remove		= gmux_remove,
 	.id_table	= gmux_pnp_ids,
+	.driver		= {
+		.pm	= pm_sleep_ptr(&gmux_pm_ops),
+	},
 };
+
+/*
+ * Debian's kernel ships the in-tree apple-gmux, which udev loads for the
+ * same device. Two drivers cannot share the gmux: if the in-tree one has
+ * it, say how to hand it over instead of failing silently.
+ */
+static int gmux_check_in_tree_driver(void)
+{
+	struct acpi_device *adev = acpi_dev_get_first_match_dev("APP000B", NULL, -1);
+	struct device *phys;
+	int ret = 0;
+
+	if (!adev)
+		return 0;
+	phys = acpi_get_first_physical_node(adev);
+	if (phys) {
+		device_lock(phys);
+		if (phys->driver && !strcmp(phys->driver->name, "apple-gmux"))
+			ret = -EBUSY;
+		device_unlock(phys);
+	}
+	acpi_dev_put(adev);
+	if (ret)
+		pr_err("the in-tree apple-gmux driver has the gmux: unload it (modprobe -r apple-gmux) and keep it out with 'blacklist apple_gmux' (/usr/lib/modprobe.d/macsupport.conf, installed with the bundle)\n");
+	return ret;
+}
 
 static int __init apple_gmux_ng_init(void)
 {
+	static const enum mac_gmux_kind kinds[] = {
+		MAC_GMUX_CLASSIC, MAC_GMUX_INDEXED, MAC_GMUX_T2,
+	};
+	unsigned int i;
+	int ret;
+
 	if (!macsupport_require_apple(gmux_apple_dmi_table))
 		return -ENODEV;
+
+	if (test_sim_protocol) {
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (!strcmp(test_sim_protocol, mac_gmux_kind_name(kinds[i])))
+				gmux_test_kind = kinds[i];
+		if (gmux_test_kind == MAC_GMUX_NONE) {
+			pr_err("test_sim_protocol=%s: use classic, indexed or t2\n",
+			       test_sim_protocol);
+			return -EINVAL;
+		}
+		add_taint(TAINT_TEST, LOCKDEP_STILL_OK);
+	}
+
+	ret = gmux_check_in_tree_driver();
+	if (ret)
+		return ret;
 	return pnp_register_driver(&gmux_pnp_driver);
 }
 module_init(apple_gmux_ng_init);
@@ -152,6 +323,7 @@ module_init(apple_gmux_ng_init);
 static void __exit apple_gmux_ng_exit(void)
 {
 	pnp_unregister_driver(&gmux_pnp_driver);
+	gmux_debugfs_cleanup();
 }
 module_exit(apple_gmux_ng_exit);
 

@@ -19,12 +19,41 @@
  *    pad 0x03000015 through \_SB.SGII/GGII (pad RX-invert bit, DW0 bit 23)
  *    and \_SB.GGIV (pad RX state, DW0 bit 1). QEMU has no such pad, so the
  *    two bits are the Name variables GPII and GPIV inside GPUC.
- *  - Nothing decodes 0xFE0B0200 in QEMU (the T2 gmux registers are absent)
- *    and nothing raises GPE 0x15; _L15 exists so the GPE has a handler.
+ *  - Nothing decodes 0xFE0B0200 in QEMU (the T2 gmux registers are absent;
+ *    the simulator window below stands in for them, TEST ONLY) and nothing
+ *    raises GPE 0x15; _L15 exists so the GPE has a handler.
+ *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
+ *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
+ *    harness has put its ivshmem-plain device at 00:10.0 (see GSIM and
+ *    GMSW below). Without that device _CRS returns the real
+ *    resources alone.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
 {
     External (\_SB.PCI0, DeviceObj)
+
+    /*
+     * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
+     * 00:10.0; its BAR2 (64-bit: config 0x18 low dword, 0x1C high dword) is
+     * the shared memory that holds the window. QEMU's DSDT has a node for
+     * 00:10.0 (\_SB.PCI0.S80) only while a device sits there, so this table
+     * brings its own node for that address to read the BAR through. _STA 0
+     * keeps Linux from making it a device or the PCI device's companion
+     * (QEMU's S80 stays that); ACPICA still serves its PCI_Config region.
+     */
+    Device (\_SB.PCI0.GSIM)
+    {
+        Name (_ADR, 0x00100000)
+        Name (_STA, Zero)
+        OperationRegion (GSCF, PCI_Config, 0x00, 0x40)
+        Field (GSCF, DWordAcc, NoLock, Preserve)
+        {
+            Offset (0x18),
+            GSBL,   32,                 // BAR2, low dword
+            GSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
+        }
+    }
+
 
     Method (\OSDW, 0, NotSerialized)
     {
@@ -43,13 +72,69 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             Name (_HID, EisaId ("APP000B"))
             Name (_CID, "gpuc")
             Name (_STA, 0x0B)
-            Name (_CRS, ResourceTemplate ()
+            /* The real _CRS of the Mac. */
+            Name (GMRS, ResourceTemplate ()
             {
                 Memory32Fixed (ReadWrite,
                     0xFE0B0200,         // Address Base
                     0x00000008,         // Address Length
                     )
             })
+
+            /*
+             * TEST ONLY: the simulator window, BAR2 + 0x10000
+             * (GMUX_SIM_BAR_OFFSET), 0x1000 long (GMUX_SIM_WINDOW_LEN).
+             * QEMU's DSDT is revision 1, so AML integers are 32 bits wide and
+             * a BAR above 4 GiB (OVMF puts it there) cannot be computed as
+             * one number: the low and high dwords of _MIN and _MAX are
+             * filled separately. The window never crosses a 4 GiB boundary
+             * (the BAR is 1 MiB, naturally aligned).
+             */
+            Name (GMSW, ResourceTemplate ()
+            {
+                QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,
+                    NonCacheable, ReadWrite,
+                    0x0000000000000000, // Granularity
+                    0x0000000000000000, // Range Minimum (set by _CRS)
+                    0x0000000000000FFF, // Range Maximum (set by _CRS)
+                    0x0000000000000000, // Translation Offset
+                    0x0000000000001000, // Length
+                    ,, , AddressRangeMemory, TypeStatic)
+            })
+
+            Method (_CRS, 0, Serialized)
+            {
+                /* No device at 00:10.0 reads all ones. */
+                Store (\_SB.PCI0.GSIM.GSBL, Local0)
+                If (LEqual (Local0, 0xFFFFFFFF))
+                {
+                    Return (GMRS)       // no simulator: the Mac's resources only
+                }
+
+                /* The high dword only means something for a 64-bit BAR. */
+                Store (Zero, Local1)
+                If (LEqual (And (Local0, 0x06), 0x04))
+                {
+                    Store (\_SB.PCI0.GSIM.GSBH, Local1)
+                }
+
+                /* A BAR the firmware left unassigned reads 0. */
+                If (LAnd (LEqual (And (Local0, 0xFFFFFFF0), Zero), LEqual (Local1, Zero)))
+                {
+                    Return (GMRS)
+                }
+
+                /* QWord descriptor: _MIN at byte 14, _MAX at byte 22. */
+                CreateDWordField (GMSW, 0x0E, MINL)
+                CreateDWordField (GMSW, 0x12, MINH)
+                CreateDWordField (GMSW, 0x16, MAXL)
+                CreateDWordField (GMSW, 0x1A, MAXH)
+                Add (And (Local0, 0xFFFFFFF0), 0x00010000, MINL)
+                Add (MINL, 0x0FFF, MAXL)
+                Store (Local1, MINH)
+                Store (Local1, MAXH)
+                Return (ConcatenateResTemplate (GMRS, GMSW))
+            }
             Method (_PRW, 0, NotSerialized)
             {
                 /* Both paths return the same package on the Mac too. */
@@ -93,8 +178,11 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             Name (GPIV, Zero)
 
             Name (GMGP, 0x15)
+            /* TEST ONLY: counts GMSP calls, so a test can see the driver call it */
+            Name (GMSC, Zero)
             Method (GMSP, 1, NotSerialized)
             {
+                Increment (GMSC)
                 If (LLessEqual (Arg0, One))
                 {
                     Store (Arg0, GPII)

@@ -725,7 +725,7 @@ static void test_one_deadline_per_operation(void **state)
 	for (i = 0; i < ARRAY_SIZE(handshake_kinds); i++) {
 		tctx_init(&t, handshake_kinds[i]);
 		gmux_model_set_fault(&t.m, GMUX_FAULT_STUCK_BUSY);
-		t.unstick_at = 15000;
+		t.unstick_at = GMUX_TIMEOUT_US * 3 / 4;
 		t.unstick_to = GMUX_FAULT_LOST_COMPLETION;
 		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_SWITCH_DISPLAY, 3),
 				 -ETIMEDOUT);
@@ -737,7 +737,7 @@ static void test_one_deadline_per_operation(void **state)
 		/* The same for a read that gets its command through late. */
 		tctx_init(&t, handshake_kinds[i]);
 		gmux_model_set_fault(&t.m, GMUX_FAULT_STUCK_BUSY);
-		t.unstick_at = 19900;
+		t.unstick_at = GMUX_TIMEOUT_US - GMUX_POLL_US;
 		t.unstick_to = GMUX_FAULT_LOST_COMPLETION;
 		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_SWITCH_DISPLAY, &val),
 				 -ETIMEDOUT);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * macsupport_test_acpi - TEST ONLY: evaluate ACPI objects on request
+ *
+ * Debian's kernel has no ACPI_CUSTOM_METHOD or ACPI_DEBUGGER, so a guest
+ * test cannot run an SSDT method by itself. Writing an absolute ACPI path
+ * (e.g. "\_GPE._L16", which Notify()s the gmux as the real GPE would) to
+ * /sys/kernel/debug/macsupport_test_acpi/eval evaluates it with no
+ * arguments; reading the file returns "ok <integer>", "ok" for a
+ * non-integer result, or "error <ACPI status>". Never installed by DKMS,
+ * never loaded outside QEMU.
+ */
+
+#include <linux/acpi.h>
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+
+static struct dentry *test_acpi_dir;
+static DEFINE_MUTEX(test_acpi_lock);
+static char test_acpi_result[64] = "none\n";
+
+static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
+	union acpi_object *obj;
+	char path[128];
+	acpi_status status;
+	size_t len = min(count, sizeof(path) - 1);
+
+	if (copy_from_user(path, ubuf, len))
+		return -EFAULT;
+	path[len] = '\0';
+	strim(path);
+
+	mutex_lock(&test_acpi_lock);
+	status = acpi_evaluate_object(NULL, path, NULL, &out);
+	obj = out.pointer;
+	if (ACPI_FAILURE(status))
+		snprintf(test_acpi_result, sizeof(test_acpi_result), "error %s\n",
+			 acpi_format_exception(status));
+	else if (obj && obj->type == ACPI_TYPE_INTEGER)
+		snprintf(test_acpi_result, sizeof(test_acpi_result), "ok %llu\n",
+			 obj->integer.value);
+	else
+		snprintf(test_acpi_result, sizeof(test_acpi_result), "ok\n");
+	mutex_unlock(&test_acpi_lock);
+	kfree(out.pointer);
+	pr_info("macsupport_test_acpi: %s: %s", path, test_acpi_result);
+	return count;
+}
+
+static ssize_t test_acpi_eval_read(struct file *file, char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	char buf[sizeof(test_acpi_result)];
+
+	mutex_lock(&test_acpi_lock);
+	strscpy(buf, test_acpi_result, sizeof(buf));
+	mutex_unlock(&test_acpi_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations test_acpi_eval_fops = {
+	.owner	= THIS_MODULE,
+	.read	= test_acpi_eval_read,
+	.write	= test_acpi_eval_write,
+	.llseek	= default_llseek,
+};
+
+static int __init macsupport_test_acpi_init(void)
+{
+	test_acpi_dir = debugfs_create_dir("macsupport_test_acpi", NULL);
+	debugfs_create_file("eval", 0600, test_acpi_dir, NULL, &test_acpi_eval_fops);
+	return 0;
+}
+module_init(macsupport_test_acpi_init);
+
+static void __exit macsupport_test_acpi_exit(void)
+{
+	debugfs_remove_recursive(test_acpi_dir);
+}
+module_exit(macsupport_test_acpi_exit);
+
+MODULE_DESCRIPTION("TEST ONLY: evaluate ACPI objects for the QEMU harness");
+MODULE_LICENSE("GPL");
+MODULE_INFO(test, "Y");

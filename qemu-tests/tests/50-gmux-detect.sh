@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# apple_gmux_ng finds out which kind of gmux answers and rejects what is
+# not a working gmux.
+#
+# What is real here: the driver's detection, version check and protocol
+# code, the ACPI device and its resources, the PNP binding. What is carried:
+# on the simulated Macs the classic/indexed port protocol and the T2 MMIO
+# protocol run over the simulator's memory window (stock QEMU cannot back
+# port I/O with a host process). The real port window at 0x700 and the real
+# T2 window at 0xfe0b0200 are empty in QEMU, so loading without the
+# test-only parameter exercises the real windows' "nothing answers" path.
+
+[ "$EXPECT_APPLE" = 1 ] || exit 0
+pnp=$(gmux_pnp) || { fail apple_gmux_ng detect "no gmux PNP device"; exit 0; }
+bound() { [ "$(basename "$(readlink "$pnp/driver" 2>/dev/null)")" = apple_gmux_ng ]; }
+
+# The real window, as the firmware declares it: empty under QEMU.
+dmesg_mark real-window
+modprobe apple_gmux_ng
+if bound; then
+	fail apple_gmux_ng real-window-empty-rejected "bound to an empty window"
+elif dmesg_since real-window | grep -qE "no gmux answers at|not a working gmux"; then
+	pass apple_gmux_ng real-window-empty-rejected \
+		"$(dmesg_since real-window | grep -oE '(no gmux answers at|reports version).*' | head -n 1)"
+else
+	fail apple_gmux_ng real-window-empty-rejected "no clear message"
+fi
+rmmod apple_gmux_ng
+
+if ! gmux_simulated; then
+	# MacBookPro8,1: firmware declares a gmux, the Mac has none.
+	exit 0
+fi
+
+dmesg_mark detect
+gmux_load
+if bound && [ "$(gmux_state kind)" = "$EXPECT_GMUX_KIND" ]; then
+	pass apple_gmux_ng "detect-$EXPECT_GMUX_KIND" \
+		"version $(gmux_state version); $(gmux_transport_note)"
+else
+	fail apple_gmux_ng "detect-$EXPECT_GMUX_KIND" "kind '$(gmux_state kind 2>/dev/null)': $(dmesg_since detect |
+		grep apple_gmux_ng | tail -n 2 | tr '\n' ' ')"
+fi
+rmmod apple_gmux_ng
+
+# The parameter names another protocol: what answers is not that kind.
+for other in classic indexed t2; do
+	[ "$other" = "$EXPECT_GMUX_KIND" ] && continue
+	modprobe apple_gmux_ng test_sim_protocol="$other"
+	if bound; then
+		fail apple_gmux_ng "wrong-protocol-$other-rejected" "bound speaking $other"
+	else
+		pass apple_gmux_ng "wrong-protocol-$other-rejected"
+	fi
+	rmmod apple_gmux_ng
+done
+
+# Garbage version (every version byte 0xff): the probe fails cleanly and
+# the next load works. A classic gmux whose version ports read 0xff looks
+# like no gmux at all, which is what the driver then says.
+gmux-simctl fault garbage > /dev/null
+dmesg_mark garbage
+gmux_load
+if bound; then
+	fail apple_gmux_ng garbage-version-rejected "bound to a gmux reporting garbage"
+elif dmesg_since garbage | grep -qE "not a working gmux|no gmux answers"; then
+	pass apple_gmux_ng garbage-version-rejected \
+		"$(dmesg_since garbage | grep -oE '(reports version|no gmux answers).*' | head -n 1)"
+else
+	fail apple_gmux_ng garbage-version-rejected "no clear message"
+fi
+rmmod apple_gmux_ng
+gmux-simctl fault none > /dev/null
+gmux_load
+if bound; then
+	pass apple_gmux_ng garbage-version-then-recovers
+else
+	fail apple_gmux_ng garbage-version-then-recovers "did not bind after the fault cleared"
+fi
+rmmod apple_gmux_ng

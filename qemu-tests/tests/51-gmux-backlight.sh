@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The gmux backlight: raw type, maximum from register 0x70 (T2 capped at
+# 0xffff), values round-trip to the gmux register, out-of-range values
+# are refused, and the level survives a reload of the driver.
+# Protocols carried over the simulator window (see 50-gmux-detect.sh).
+
+gmux_simulated || exit 0
+gmux_load
+if [ ! -d "$BL" ]; then
+	fail apple_gmux_ng backlight-registered "no $BL"
+	rmmod apple_gmux_ng
+	exit 0
+fi
+
+raw_max=$(grep '^max_brightness' "$(gmux_debugfs)/registers" | awk '{ print $3 }')
+raw_max=$((raw_max))
+if [ "$EXPECT_GMUX_KIND" = t2 ]; then cap=65535; else cap=16777215; fi
+want=$raw_max
+[ "$want" -gt "$cap" ] && want=$cap
+max=$(cat "$BL/max_brightness")
+if [ "$(cat "$BL/type")" = raw ] && [ "$max" = "$want" ] && [ "$max" -gt 0 ]; then
+	pass apple_gmux_ng backlight-registered "type raw, max $max (register $raw_max, cap $cap)"
+else
+	fail apple_gmux_ng backlight-registered "type $(cat "$BL/type"), max $max, want $want"
+fi
+
+ok=1
+detail=
+for v in 0 1 $((max / 3)) $max; do
+	echo "$v" > "$BL/brightness"
+	actual=$(cat "$BL/actual_brightness")
+	sim=$(gmux-simctl get brightness)
+	detail="$detail $v:$actual/$sim"
+	[ "$actual" = "$v" ] && [ "$sim" = "$v" ] || ok=0
+done
+if [ "$ok" = 1 ]; then
+	pass apple_gmux_ng backlight-roundtrip "set:actual/gmux$detail"
+else
+	fail apple_gmux_ng backlight-roundtrip "set:actual/gmux$detail"
+fi
+
+echo $((max / 2)) > "$BL/brightness"
+before=$(gmux-simctl get brightness)
+r1=$(timed-io write "$BL/brightness" "$((max + 1))")
+r2=$(timed-io write "$BL/brightness" "-1")
+after=$(gmux-simctl get brightness)
+case "$r1|$r2" in
+error\ EINVAL*\|error\ EINVAL*)
+	if [ "$before" = "$after" ]; then
+		pass apple_gmux_ng backlight-clamps "max+1 and -1 refused with EINVAL, level kept"
+	else
+		fail apple_gmux_ng backlight-clamps "level changed $before -> $after"
+	fi ;;
+*)
+	fail apple_gmux_ng backlight-clamps "max+1: $r1; -1: $r2" ;;
+esac
+
+level=$((max / 4 + 7))
+echo "$level" > "$BL/brightness"
+rmmod apple_gmux_ng
+gmux_load
+if [ "$(cat "$BL/actual_brightness" 2>/dev/null)" = "$level" ] &&
+   [ "$(cat "$BL/brightness" 2>/dev/null)" = "$level" ]; then
+	pass apple_gmux_ng backlight-survives-reload "level $level"
+else
+	fail apple_gmux_ng backlight-survives-reload "level $(cat "$BL/actual_brightness" 2>/dev/null), want $level"
+fi
+rmmod apple_gmux_ng
+
+# backlight=0 leaves the panel to another interface and says so.
+dmesg_mark bl-deny
+gmux_load backlight=0
+if [ ! -e "$BL" ] && dmesg_since bl-deny | grep -q "backlight left to another interface (backlight=0)"; then
+	pass apple_gmux_ng backlight-param-deny
+else
+	fail apple_gmux_ng backlight-param-deny "backlight present or no message"
+fi
+rmmod apple_gmux_ng

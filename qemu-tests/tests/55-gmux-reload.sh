@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# 100 load/unload cycles of apple_gmux_ng, each one binding the gmux: no
+# leak in /proc/iomem, /proc/ioports or debugfs afterwards.
+
+[ "$EXPECT_APPLE" = 1 ] || exit 0
+pnp=$(gmux_pnp) || exit 0
+snapshot()
+{
+	cat /proc/iomem /proc/ioports
+	ls /sys/kernel/debug /sys/kernel/debug/regmap 2>/dev/null
+}
+snapshot > /tmp/before
+bound=0
+i=0
+while [ $i -lt 100 ]; do
+	gmux_load
+	[ "$(basename "$(readlink "$pnp/driver" 2>/dev/null)")" = apple_gmux_ng ] && bound=$((bound + 1))
+	rmmod apple_gmux_ng || break
+	i=$((i + 1))
+done
+snapshot > /tmp/after
+if gmux_simulated; then want=100; else want=0; fi
+if [ "$i" = 100 ] && [ "$bound" = "$want" ] && cmp -s /tmp/before /tmp/after; then
+	pass apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound times, iomem/ioports/debugfs unchanged"
+else
+	fail apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound (want $want); $(diff /tmp/before /tmp/after | head -n 4 | tr '\n' ' ')"
+fi
