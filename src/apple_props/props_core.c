@@ -13,6 +13,7 @@
 #include <linux/property.h>
 
 #include "macsupport/apple_dmi.h"
+#include "props.h"
 
 /**
  * DOC: Overview
@@ -24,37 +25,28 @@
  * each entry into a software node, set as the secondary firmware node of
  * the device it names, for the devices present at that moment.
  *
- * This module starts by finding the devices that carry such nodes.
+ * This module shows them in sysfs, for the devices present now and for
+ * those that appear later.
  */
 
 MACSUPPORT_APPLE_DMI_TABLE(props_apple_dmi_table);
 MODULE_DEVICE_TABLE(dmi, props_apple_dmi_table);
 
-/* True if @dev has a software node as its firmware node or as the secondary of its ACPI node. */
-static bool props_dev_has_swnode(struct device *dev)
-{
-	struct fwnode_handle *fwnode = dev_fwnode(dev);
-
-	if (!fwnode)
-		return false;
-	if (is_software_node(fwnode))
-		return true;
-	return !IS_ERR_OR_NULL(fwnode->secondary) && is_software_node(fwnode->secondary);
-}
-
 static int __init apple_props_init(void)
 {
 	struct pci_dev *pdev = NULL;
-	unsigned int total = 0, with_props = 0;
+	unsigned int total = 0, with_props;
+	int ret;
 
 	if (!macsupport_require_apple(props_apple_dmi_table))
 		return -ENODEV;
 
-	for_each_pci_dev(pdev) {
+	ret = props_sysfs_init();
+	if (ret)
+		return ret;
+	for_each_pci_dev(pdev)
 		total++;
-		if (props_dev_has_swnode(&pdev->dev))
-			with_props++;
-	}
+	with_props = props_exported_count();
 
 	pr_info("%s: %s boot, firmware properties on %u of %u PCI devices\n",
 		macsupport_dmi_string(DMI_PRODUCT_NAME),
@@ -65,6 +57,7 @@ module_init(apple_props_init);
 
 static void __exit apple_props_exit(void)
 {
+	props_sysfs_exit();
 }
 module_exit(apple_props_exit);
 

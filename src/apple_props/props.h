@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * apple_props - private header
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+#ifndef APPLE_PROPS_H
+#define APPLE_PROPS_H
+
+#include <linux/device.h>
+#include <linux/property.h>
+
+/* props_sysfs.c */
+const struct software_node *props_swnode(struct device *dev);
+int props_export_device(struct device *dev);
+void props_unexport_device(struct device *dev);
+int props_sysfs_init(void);
+void props_sysfs_exit(void);
+unsigned int props_exported_count(void);
+
+#endif /* APPLE_PROPS_H */
