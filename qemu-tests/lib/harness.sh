@@ -81,7 +81,7 @@ harness_find_kernel()
 	[ -n "$KVER" ] || die "no Debian -amd64 kernel with headers installed (run: make deps)"
 	VMLINUZ=/boot/vmlinuz-$KVER
 	[ -r "$VMLINUZ" ] || die "$VMLINUZ missing: install linux-image-$KVER"
-	for t in qemu-system-x86_64 iasl cpio depmod; do
+	for t in qemu-system-x86_64 iasl cpio depmod xxd; do
 		command -v "$t" > /dev/null || die "$t missing (run: make deps)"
 	done
 	[ -x /bin/busybox ] || die "busybox missing (run: make deps)"
@@ -198,6 +198,8 @@ harness_prepare()
 		{ cat "$OUT/sim-build.log" >&2; die "cannot build the simulators (qemu-tests/sim)"; }
 	make -s -C "$HARNESS_DIR/guest" > "$OUT/guest-build.log" 2>&1 ||
 		{ cat "$OUT/guest-build.log" >&2; die "cannot build the guest tools"; }
+	make -s -C "$HARNESS_DIR/efi" > "$OUT/efi-build.log" 2>&1 ||
+		{ cat "$OUT/efi-build.log" >&2; die "cannot build the fake Apple firmware (qemu-tests/efi)"; }
 	harness_build_initramfs
 }
 
@@ -219,6 +221,7 @@ profile_load()
 
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
 	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
+	APPLE_PROPS= KCMDLINE_EXTRA=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
@@ -287,7 +290,10 @@ sim_start()
 	label=${label//,/}
 	SIM_SHM=/dev/shm/macsupport-${label//[^A-Za-z0-9._-]/_}-$$
 	# shellcheck disable=SC2086 # GMUX_SIM_OPTS: extra options, for debugging
-	"$HARNESS_DIR/sim/build/gmux-sim" --kind "${words[1]}" --shm "$SIM_SHM" ${GMUX_SIM_OPTS:-} \
+	# Above the guests in priority (root may raise it): a gmux that answers
+	# late under a loaded host would look like a stuck one to the driver.
+	nice -n -10 "$HARNESS_DIR/sim/build/gmux-sim" --kind "${words[1]}" --shm "$SIM_SHM" \
+		${GMUX_SIM_OPTS:-} \
 		> "$work/sim.log" 2>&1 &
 	SIM_PID=$!
 
@@ -331,6 +337,34 @@ sim_stop()
 	SIM_SHM=
 }
 
+# --- the fake Apple firmware ---------------------------------------------------
+
+# TEST ONLY. FIRMWARE=apple-efi boots OVMF with a virtual FAT drive holding
+# efi/build/apple-fw.efi as \EFI\BOOT\BOOTX64.EFI, the kernel, the initrd,
+# the command line and the profile's device-properties blob; the EFI app
+# serves the blob through Apple's protocol, says the vendor is "Apple" and
+# starts the kernel, whose EFI stub then collects the blob as on a real Mac.
+
+# apple_efi_disk DIR INITRD CMDLINE: fill DIR; prints the QEMU arguments
+apple_efi_disk()
+{
+	local dir=$1 initrd=$2 cmdline=$3
+
+	mkdir -p "$dir/EFI/BOOT" || return 1
+	cp "$HARNESS_DIR/efi/build/apple-fw.efi" "$dir/EFI/BOOT/BOOTX64.EFI" || return 1
+	cp "$VMLINUZ" "$dir/vmlinuz" || return 1
+	cp "$initrd" "$dir/initrd.img" || return 1
+	printf '%s\n' "$cmdline" > "$dir/cmdline.txt" || return 1
+	if [ -n "$APPLE_PROPS" ]; then
+		xxd -r -p "$PROFILE_DIR/$APPLE_PROPS" > "$dir/apple-props.bin" || return 1
+		[ -s "$dir/apple-props.bin" ] || return 1
+	fi
+	# Read-only: nothing the guest firmware does reaches the host directory.
+	# 00:1e.0 is free on q35 and keeps the disk off the addresses profiles use.
+	printf '%s\n' -drive "file=fat:$dir,format=raw,if=none,id=efidisk,readonly=on" \
+		-device virtio-blk-pci,drive=efidisk,bus=pcie.0,addr=0x1e
+}
+
 # --- one boot -----------------------------------------------------------------
 
 # boot_profile NAME TESTS [MODE [LABEL [TIMEOUT]]]
@@ -340,7 +374,8 @@ sim_stop()
 boot_profile()
 {
 	local name=$1 tests=$2 mode=${3:-test} label=${4:-$1} limit=${5:-$QEMU_TIMEOUT}
-	local work args=() serial=() fg=() qemu_out= smb rc t0
+	local work args=() serial=() fg=() qemu_out= smb rc t0 cmdline
+	local -a kernel
 
 	work=$(boot_dir "$label")
 
@@ -355,6 +390,10 @@ boot_profile()
 		profile_env "$work/profile.env"
 		mkdir -p "$work/extra/etc/macsupport"
 		cp "$work/profile.env" "$work/extra/etc/macsupport/profile.env"
+		# The blob the fake Apple firmware serves, for the guest to compare.
+		if [ -n "$APPLE_PROPS" ]; then
+			cp "$PROFILE_DIR/$APPLE_PROPS" "$work/extra/etc/macsupport/apple-props.hex"
+		fi
 		(cd "$work/extra" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/profile.cpio.gz"
 		cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$work/initrd"
 
@@ -373,11 +412,23 @@ boot_profile()
 			echo "not ok harness simulator # $(tail -n 1 "$work/sim.log")" > "$work/results"
 			exit 1
 		fi
+		cmdline="$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"
+		cmdline+="${KCMDLINE_EXTRA:+ $KCMDLINE_EXTRA}${BOOT_APPEND:+ $BOOT_APPEND}"
+		kernel=(-kernel "$VMLINUZ" -initrd "$work/initrd" -append "$cmdline")
 		case "$FIRMWARE" in
-		ovmf)
+		ovmf|apple-efi)
 			cp "$OVMF_VARS" "$work/ovmf-vars.fd"
 			args+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
-			       -drive "if=pflash,format=raw,unit=1,file=$work/ovmf-vars.fd") ;;
+			       -drive "if=pflash,format=raw,unit=1,file=$work/ovmf-vars.fd")
+			if [ "$FIRMWARE" = apple-efi ]; then
+				mapfile -t kernel < <(apple_efi_disk "$work/efidisk" "$work/initrd" \
+					"$cmdline")
+				[ ${#kernel[@]} -eq 4 ] || {
+					echo "not ok harness apple-efi-disk # cannot fill $work/efidisk" \
+						> "$work/results"
+					exit 1
+				}
+			fi ;;
 		seabios) ;;
 		*) echo "not ok harness firmware # unknown FIRMWARE=$FIRMWARE" > "$work/results"
 		   exit 1 ;;
@@ -397,8 +448,7 @@ boot_profile()
 			-nodefaults -display none -no-reboot -m 512 -smp 1 \
 			-machine "$MACHINE" "${ACCEL[@]}" \
 			"${args[@]}" "${acpi[@]}" \
-			-kernel "$VMLINUZ" -initrd "$work/initrd" \
-			-append "$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode ${BOOT_APPEND:-}" \
+			"${kernel[@]}" \
 			"${serial[@]}" \
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \

@@ -13,9 +13,15 @@ snapshot()
 snapshot > /tmp/before
 bound=0
 i=0
+why=
 while [ $i -lt 100 ]; do
+	dmesg_mark "reload-$i"
 	gmux_load
-	[ "$(basename "$(readlink "$pnp/driver" 2>/dev/null)")" = apple_gmux_ng ] && bound=$((bound + 1))
+	if [ "$(basename "$(readlink "$pnp/driver" 2>/dev/null)")" = apple_gmux_ng ]; then
+		bound=$((bound + 1))
+	elif gmux_simulated; then
+		why="cycle $i: $(dmesg_since "reload-$i" | grep apple_gmux_ng | tail -n 1)"
+	fi
 	rmmod apple_gmux_ng || break
 	i=$((i + 1))
 done
@@ -24,5 +30,5 @@ if gmux_simulated; then want=100; else want=0; fi
 if [ "$i" = 100 ] && [ "$bound" = "$want" ] && cmp -s /tmp/before /tmp/after; then
 	pass apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound times, iomem/ioports/debugfs unchanged"
 else
-	fail apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound (want $want); $(diff /tmp/before /tmp/after | head -n 4 | tr '\n' ' ')"
+	fail apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound (want $want) $why; $(diff /tmp/before /tmp/after | head -n 4 | tr '\n' ' ')"
 fi
