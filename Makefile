@@ -32,7 +32,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check demo bench deps dkms-install dkms-remove unit
+.PHONY: all modules clean check demo bench deps dkms-install dkms-remove unit fuzz
 
 all: modules
 
@@ -46,6 +46,7 @@ clean:
 	$(MAKE) -C src/lib/tests clean
 	$(MAKE) -C qemu-tests/sim clean
 	$(MAKE) -C qemu-tests/guest clean
+	$(MAKE) -C tools clean
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
 	rm -rf qemu-tests/out
 
@@ -68,6 +69,10 @@ bench: deps
 
 unit:
 	$(MAKE) -C src/lib/tests run
+
+# The apple_props parser under libFuzzer, ASan and UBSan (FUZZ_SECONDS, default 60).
+fuzz:
+	$(MAKE) -C src/lib/tests fuzz
 
 dkms-install:
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)

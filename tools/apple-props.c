@@ -20,7 +20,7 @@
 
 static const char *prog = "apple-props";
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: %s decode [--json] [--hex] FILE|-\n"
@@ -271,8 +271,8 @@ static void check_path_exact(const char *text, const struct apple_props_node *no
 	bin = xrealloc(NULL, len);
 	ret = apple_dp_from_text(text, bin, len, &len, NULL);
 	if (ret || len != node->path_len || memcmp(bin, node->path, len))
-		fprintf(stderr, "%s: warning: device %u: path \"%s\" does not encode back to "
-			"the same bytes\n", prog, node->index, text);
+		fprintf(stderr, "%s: warning: device %u: path \"%s\" does not encode back to the same bytes\n",
+			prog, node->index, text);
 	free(bin);
 }
 
@@ -516,14 +516,26 @@ static int jstring(struct jparser *j, char **out)
 		}
 		c = (unsigned char)j->s[j->pos++];
 		switch (c) {
-		case '"': case '\\': case '/':
+		case '"':
+		case '\\':
+		case '/':
 			o[n++] = (char)c;
 			break;
-		case 'b': o[n++] = '\b'; break;
-		case 'f': o[n++] = '\f'; break;
-		case 'n': o[n++] = '\n'; break;
-		case 'r': o[n++] = '\r'; break;
-		case 't': o[n++] = '\t'; break;
+		case 'b':
+			o[n++] = '\b';
+			break;
+		case 'f':
+			o[n++] = '\f';
+			break;
+		case 'n':
+			o[n++] = '\n';
+			break;
+		case 'r':
+			o[n++] = '\r';
+			break;
+		case 't':
+			o[n++] = '\t';
+			break;
 		case 'u':
 			if (j_hex4(j, &c))
 				goto fail;
@@ -633,8 +645,7 @@ static int jnode(struct jparser *j)
 			have_props = true;
 			ret = jprops(j, node);
 		} else {
-			ret = jfail(j, "unexpected or repeated member (want \"path\" and "
-				       "\"properties\")");
+			ret = jfail(j, "unexpected or repeated member (want \"path\" and \"properties\")");
 		}
 		free(name);
 		if (ret)
@@ -680,6 +691,8 @@ static void jfree(struct jparser *j)
 	free(j->nodes);
 }
 
+#define KEY_RULES "key not allowed (empty, control character or beyond U+FFFF)"
+
 /* Encodes the parsed JSON; reports and returns non-zero on error. */
 static int jencode(struct jparser *j, struct apple_props_enc *enc)
 {
@@ -713,8 +726,7 @@ static int jencode(struct jparser *j, struct apple_props_enc *enc)
 			if (ret)
 				return errorf("%s: device %zu, property \"%s\": %s", j->name, i,
 					      n->props[k].key,
-					      ret == -EINVAL ? "key not allowed (empty, control "
-					      "character or beyond U+FFFF)" : strerror(-ret));
+					      ret == -EINVAL ? KEY_RULES : strerror(-ret));
 		}
 	}
 	return 0;
@@ -793,36 +805,38 @@ static int not_dot(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
+#define DUMP_PATH_MAX 4096
+
 static int dump_device(struct printer *pr, const char *dir, const char *dev)
 {
+	char pdir[DUMP_PATH_MAX], file[DUMP_PATH_MAX];
 	struct dirent **keys;
-	size_t plen = strlen(dir) + strlen(dev) + 32;
-	char *pdir = xrealloc(NULL, plen), *file;
 	int n, i, ret = 0;
 	size_t len;
 	u8 *val;
 
-	snprintf(pdir, plen, "%s/%s/apple_properties", dir, dev);
+	if ((size_t)snprintf(pdir, sizeof(pdir), "%s/%s/apple_properties", dir, dev) >=
+	    sizeof(pdir))
+		return errorf("%s/%s: path too long", dir, dev);
 	n = scandir(pdir, &keys, not_dot, name_cmp);
-	if (n < 0) {
-		free(pdir);
+	if (n < 0)
 		return 0;	/* no properties for this device */
-	}
 	pr_node(pr, dev);
 	for (i = 0; i < n; i++) {
-		file = xrealloc(NULL, plen + strlen(keys[i]->d_name) + 2);
-		sprintf(file, "%s/%s", pdir, keys[i]->d_name);
-		val = read_all(file, &len);
-		if (val)
-			pr_prop(pr, keys[i]->d_name, val, len);
-		else
-			ret = 1;
-		free(val);
-		free(file);
+		if ((size_t)snprintf(file, sizeof(file), "%s/%s", pdir, keys[i]->d_name) >=
+		    sizeof(file)) {
+			ret = errorf("%s/%s: path too long", pdir, keys[i]->d_name);
+		} else {
+			val = read_all(file, &len);
+			if (val)
+				pr_prop(pr, keys[i]->d_name, val, len);
+			else
+				ret = 1;
+			free(val);
+		}
 		free(keys[i]);
 	}
 	free(keys);
-	free(pdir);
 	return ret;
 }
 
@@ -830,8 +844,8 @@ static int cmd_dump(int argc, char **argv)
 {
 	struct printer pr = { .f = stdout };
 	const char *root = NULL;
+	char dir[DUMP_PATH_MAX];
 	struct dirent **devs;
-	char *dir;
 	int i, n, ret = 0;
 
 	for (i = 0; i < argc; i++) {
@@ -844,14 +858,11 @@ static int cmd_dump(int argc, char **argv)
 	}
 	if (!root)
 		root = "/sys";
-	dir = xrealloc(NULL, strlen(root) + 32);
-	sprintf(dir, "%s/bus/pci/devices", root);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/bus/pci/devices", root) >= sizeof(dir))
+		return errorf("%s: path too long", root);
 	n = scandir(dir, &devs, not_dot, name_cmp);
-	if (n < 0) {
-		ret = errorf("%s: %s", dir, strerror(errno));
-		free(dir);
-		return ret;
-	}
+	if (n < 0)
+		return errorf("%s: %s", dir, strerror(errno));
 	pr_begin(&pr);
 	for (i = 0; i < n; i++) {
 		ret |= dump_device(&pr, dir, devs[i]->d_name);
@@ -860,20 +871,19 @@ static int cmd_dump(int argc, char **argv)
 	pr_end(&pr);
 	free(devs);
 	if (!pr.nodes)
-		fprintf(stderr, "%s: no device in %s has apple_properties "
-			"(is the apple_props module loaded?)\n", prog, dir);
-	free(dir);
+		fprintf(stderr, "%s: no device in %s has apple_properties (is apple_props loaded?)\n",
+			prog, dir);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		print_help(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+		print_help(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "decode"))
@@ -885,6 +895,6 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 2, argv + 2);
 	errorf("unknown command \"%s\"", argv[1]);
-	usage(stderr);
+	print_help(stderr);
 	return 2;
 }

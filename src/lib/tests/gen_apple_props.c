@@ -38,7 +38,9 @@ static const char * const texts[] = {
 	"PcieRoot(0x1)/Pci(0x1c,0x2)",
 	"Acpi(PNP0C09,0x0)",
 	"Acpi(0x12345678,0x1)",
-	"VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)/VenMsg(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)",
+	"VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)",
+	"VenMsg(4299611B-4CC9-43DF-882B-2A0707A4A95F,0011)/Pci(0x1,0x0)",
+	"Path(5,1,abcd),PciRoot(0x1)",
 	"Path(2,2,d041080a00000000d041030a000000)",
 	"Path(3,11,00112233445500000000000000000000000000000000000000000000000000000001)",
 };
@@ -55,7 +57,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* device-path text seeds */
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		snprintf(path, sizeof(path), "%s/path%zu.txt", argv[1], i);
 		f = fopen(path, "w");
 		if (!f || fputs(texts[i], f) < 0 || fclose(f)) {
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(samples); i++) {
 		blob = sample_encode(samples[i].nodes, &len);
 		if (!blob) {
 			fprintf(stderr, "%s: cannot encode %s\n", argv[0], samples[i].name);

@@ -69,11 +69,11 @@ static void test_dp_acpi_pci(void **state)
 
 static void test_dp_vendor_text(void **state)
 {
+	static const char text[] =
+		"VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)/VenMsg(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)/VenMedia(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)";
+
 	(void)state;
-	expect_text_roundtrip("VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)/"
-			      "VenMsg(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)/"
-			      "VenMedia(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)",
-			      sample_dp_vendor, sizeof(sample_dp_vendor));
+	expect_text_roundtrip(text, sample_dp_vendor, sizeof(sample_dp_vendor));
 	/* a vendor root above PCI nodes, as on T2 Macs */
 	expect_text_roundtrip("VenMsg(4299611B-4CC9-43DF-882B-2A0707A4A95F,0011)/Pci(0x1,0x0)",
 			      NULL, 0);
@@ -136,9 +136,7 @@ static void test_dp_decode_only_nodes(void **state)
 	expect_text(sample_dp_mac, sizeof(sample_dp_mac),
 		    "PciRoot(0x0)/Pci(0x19,0x0)/MAC(001122334455,0x1)");
 	expect_text(sample_dp_vendor, sizeof(sample_dp_vendor),
-		    "VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)/"
-		    "VenMsg(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)/"
-		    "VenMedia(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)");
+		    "VenHw(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0,beef)/VenMsg(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)/VenMedia(91BD12FE-F6C3-44FB-A5B7-5122AB303AE0)");
 	expect_text(sample_dp_other, sizeof(sample_dp_other), "Path(5,1,abcd),PciRoot(0x1)");
 }
 
