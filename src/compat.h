@@ -12,4 +12,11 @@
 #error "macsupport needs Linux 6.1 or newer"
 #endif
 
+/* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #endif /* MACSUPPORT_COMPAT_H */

@@ -18,4 +18,13 @@ int props_sysfs_init(void);
 void props_sysfs_exit(void);
 unsigned int props_exported_count(void);
 
+/* props_attach.c */
+int props_load_blob(const void *buf, size_t len, const char *source);
+void props_attach_new_device(struct device *dev);
+void props_attach_exit(void);
+
+/* props_sources.c */
+int props_sources_init(struct kobject *dir);
+void props_sources_exit(struct kobject *dir);
+
 #endif /* APPLE_PROPS_H */

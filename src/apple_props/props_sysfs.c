@@ -234,13 +234,24 @@ static ssize_t props_all_read(struct file *file, struct kobject *kobj,
 
 static BIN_ATTR(all, 0444, props_all_read, NULL, 0);
 
+static void props_sysfs_exit_exports(void)
+{
+	struct props_export *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &props_exports, list) {
+		list_del(&e->list);
+		props_export_free(e);
+	}
+}
+
 static int props_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	struct device *dev = data;
 
 	switch (action) {
 	case BUS_NOTIFY_ADD_DEVICE:
-	case BUS_NOTIFY_BOUND_DRIVER:
+		/* before a driver binds: the properties are there for its probe */
+		props_attach_new_device(dev);
 		props_export_device(dev);
 		break;
 	case BUS_NOTIFY_DEL_DEVICE:
@@ -275,8 +286,14 @@ int props_sysfs_init(void)
 		goto err_file;
 	for_each_pci_dev(pdev)
 		props_export_device(&pdev->dev);
+	ret = props_sources_init(props_fw_dir);
+	if (ret)
+		goto err_notifier;
 	return 0;
 
+err_notifier:
+	bus_unregister_notifier(&pci_bus_type, &props_pci_nb);
+	props_sysfs_exit_exports();
 err_file:
 	sysfs_remove_bin_file(props_fw_dir, &bin_attr_all);
 err_dir:
@@ -289,13 +306,10 @@ err_dir:
  */
 void props_sysfs_exit(void)
 {
-	struct props_export *e, *tmp;
-
+	props_sources_exit(props_fw_dir);
 	bus_unregister_notifier(&pci_bus_type, &props_pci_nb);
-	list_for_each_entry_safe(e, tmp, &props_exports, list) {
-		list_del(&e->list);
-		props_export_free(e);
-	}
+	props_attach_exit();
+	props_sysfs_exit_exports();
 	sysfs_remove_bin_file(props_fw_dir, &bin_attr_all);
 	kobject_put(props_fw_dir);
 }

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# apple_props takes blobs through /sys/firmware/apple_properties/load and
+# attaches them without clobbering: the firmware's own blob again changes
+# nothing, a conflicting value is reported and the device keeps its own, a
+# device without properties gets them (and shows them in sysfs), and a
+# malformed blob is rejected with a log line and nothing attached. Blobs
+# are encoded from qemu-tests/blobs/*.json by tools/apple-props. Profiles
+# booted through the fake Apple firmware only (the built-in parser's
+# properties must be there to collide with).
+
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+LOAD=/sys/firmware/apple_properties/load
+B=/etc/macsupport/blobs
+drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM
+
+modprobe apple_props
+drom_before=$(od -An -tx1 -v "$drom" | tr -d ' \n')
+
+# load NAME FILE: write FILE to the load file; the kernel's summary line
+load()
+{
+	dmesg_mark "load-$1"
+	if cat "$2" > "$LOAD" 2>/tmp/err; then rc=0; else rc=1; fi
+	dmesg_since "load-$1" | grep 'apple_props: sysfs' | sed 's/^\[[ 0-9.]*\] //' | tail -n 1
+}
+
+xxd -r -p /etc/macsupport/apple-props.hex > /tmp/same.bin
+line=$(load same /tmp/same.bin)
+case "$rc|$line" in
+"0|"*"0 attached, 2 already present, 0 conflicts"*)
+	pass apple_props load-same-blob-no-change "$line" ;;
+*)	fail apple_props load-same-blob-no-change "rc $rc: $line" ;;
+esac
+
+line=$(load conflict "$B/conflict.bin")
+drom_after=$(od -An -tx1 -v "$drom" | tr -d ' \n')
+case "$rc|$line" in
+"0|"*"1 conflicts"*)
+	if [ "$drom_after" = "$drom_before" ] &&
+	   dmesg_since load-conflict | grep -q '"ThunderboltDROM" differs from the property the device has; kept'; then
+		pass apple_props load-conflict-keeps-existing "$line"
+	else
+		fail apple_props load-conflict-keeps-existing "DROM changed or no conflict line"
+	fi ;;
+*)	fail apple_props load-conflict-keeps-existing "rc $rc: $line" ;;
+esac
+
+line=$(load new "$B/new-device.bin")
+f=/sys/bus/pci/devices/0000:00:10.0/apple_properties
+if [ "$rc" = 0 ] && [ "$(od -An -tx1 -v "$f/macsupport,added" 2>/dev/null | tr -d ' \n')" = 0102030405 ] &&
+   [ -f "$f/macsupport,bool" ] && [ ! -s "$f/macsupport,bool" ]; then
+	pass apple_props load-attaches-new-device "$line"
+else
+	fail apple_props load-attaches-new-device "rc $rc: $line; $(ls "$f" 2>&1 | tr '\n' ' ')"
+fi
+
+# Malformed: version 2; a key length running past the end; a lying count.
+cp "$B/new-device.bin" /tmp/bad-version.bin
+printf '\002' | dd of=/tmp/bad-version.bin bs=1 seek=4 conv=notrunc 2>/dev/null
+cp "$B/new-device.bin" /tmp/bad-count.bin
+printf '\011' | dd of=/tmp/bad-count.bin bs=1 seek=16 conv=notrunc 2>/dev/null
+all_before=$(cat /sys/firmware/apple_properties/all | md5sum)
+for bad in bad-version bad-count; do
+	line=$(load "$bad" "/tmp/$bad.bin")
+	rej=$(dmesg_since "load-$bad" | grep -o 'apple_props: sysfs: rejected: .*; nothing attached')
+	if [ "$rc" = 1 ] && grep -q 'Invalid argument' /tmp/err && [ -n "$rej" ] &&
+	   [ "$(cat /sys/firmware/apple_properties/all | md5sum)" = "$all_before" ]; then
+		pass apple_props "load-$bad-rejected" "${rej#apple_props: }"
+	else
+		fail apple_props "load-$bad-rejected" "rc $rc, '$(cat /tmp/err)', log '$rej'"
+	fi
+done
+
+rmmod apple_props

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_props - attaching properties from a blob to devices
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/acpi.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/property.h>
+#include <linux/slab.h>
+
+#include "macsupport/apple_props.h"
+#include "props.h"
+
+/**
+ * DOC: Attaching
+ *
+ * A blob is checked whole before anything happens (src/lib/apple_props.c);
+ * a malformed one is rejected with the reason and its offset, and nothing
+ * of it is attached. Each device node's path is resolved like the kernel's
+ * own parser does (an ACPI PCI root, then PCI device/function hops). A
+ * device that has no firmware properties yet gets a managed software node
+ * with the node's properties. A device that has them already (the built-in
+ * parser attached them at boot) keeps them: equal values are counted,
+ * different ones reported as conflicts, never replaced. The nodes stay
+ * loaded: a node whose device does not exist yet, or that is unplugged and
+ * comes back, is attached by the PCI bus notifier when the device is added,
+ * before a driver binds to it.
+ */
+
+/**
+ * struct props_pending - a loaded device node
+ * @list: in props_pending_list
+ * @route: the node's ACPI root and PCI hops
+ * @path: its device path as text, for the log
+ * @source: where the blob came from
+ * @entries: its properties, terminated by an empty entry
+ */
+struct props_pending {
+	struct list_head list;
+	struct apple_dp_route route;
+	char path[128];
+	const char *source;
+	struct property_entry entries[];
+};
+
+static LIST_HEAD(props_pending_list);
+static DEFINE_MUTEX(props_attach_lock);
+
+static void props_pending_free(struct props_pending *p)
+{
+	struct property_entry *e;
+
+	for (e = p->entries; e->name; e++) {
+		kfree(e->name);
+		if (!e->is_inline)
+			kfree(e->pointer);
+	}
+	kfree(p);
+}
+
+/* A PCI root's compressed EISA id as text, e.g. "PNP0A03". */
+static void props_eisa_to_str(u32 id, char *buf)
+{
+	buf[0] = '@' + ((id >> 10) & 0x1f);
+	buf[1] = '@' + ((id >> 5) & 0x1f);
+	buf[2] = '@' + (id & 0x1f);
+	snprintf(buf + 3, 5, "%04X", id >> 16);
+}
+
+/* The PCI device a route names, with a reference, or NULL if it is not there. */
+static struct pci_dev *props_resolve(const struct apple_dp_route *route)
+{
+	struct acpi_device *adev;
+	struct pci_bus *bus = NULL;
+	struct pci_dev *pdev = NULL;
+	char hid[8], uid[12];
+	unsigned int i;
+
+	props_eisa_to_str(route->hid, hid);
+	snprintf(uid, sizeof(uid), "%u", route->uid);
+	adev = acpi_dev_get_first_match_dev(hid, uid, -1);
+	if (!adev)
+		return NULL;
+	while ((bus = pci_find_next_bus(bus)))
+		if (pci_is_root_bus(bus) && ACPI_COMPANION(bus->bridge) == adev)
+			break;
+	acpi_dev_put(adev);
+
+	for (i = 0; bus && i < route->nr_hops; i++) {
+		pci_dev_put(pdev);
+		pdev = pci_get_slot(bus, PCI_DEVFN(route->hops[i].dev, route->hops[i].fn));
+		bus = pdev ? pdev->subordinate : NULL;
+	}
+	if (i < route->nr_hops) {
+		pci_dev_put(pdev);
+		return NULL;
+	}
+	return pdev;
+}
+
+static bool props_same_value(const struct property_entry *a, const struct property_entry *b)
+{
+	const void *va = a->is_inline ? (const void *)&a->value : a->pointer;
+	const void *vb = b->is_inline ? (const void *)&b->value : b->pointer;
+
+	return a->type == b->type && a->length == b->length && !memcmp(va, vb, a->length);
+}
+
+/**
+ * struct props_result - what loading one blob did
+ * @attached: nodes whose device got a new software node
+ * @present: nodes whose properties the device had already, all equal
+ * @conflicts: properties that differ from what the device has, or that
+ *	cannot be added to its existing node
+ * @waiting: nodes whose device does not exist (yet)
+ * @unresolvable: nodes with a path this module cannot resolve
+ */
+struct props_result {
+	unsigned int attached;
+	unsigned int present;
+	unsigned int conflicts;
+	unsigned int waiting;
+	unsigned int unresolvable;
+};
+
+/* Attach @p to @dev without replacing anything; props_attach_lock held. */
+static void props_attach(struct device *dev, struct props_pending *p, struct props_result *res)
+{
+	const struct software_node *have = props_swnode(dev);
+	const struct property_entry *e, *h;
+	unsigned int conflicts = 0;
+	int ret;
+
+	if (have) {
+		for (e = p->entries; e->name; e++) {
+			for (h = have->properties; h && h->name; h++)
+				if (!strcmp(h->name, e->name))
+					break;
+			if (!h || !h->name) {
+				dev_warn(dev, "%s: cannot add \"%s\": the device already has firmware properties\n",
+					 p->source, e->name);
+				conflicts++;
+			} else if (!props_same_value(e, h)) {
+				dev_warn(dev, "%s: \"%s\" differs from the property the device has; kept the device's\n",
+					 p->source, e->name);
+				conflicts++;
+			}
+		}
+		res->conflicts += conflicts;
+		if (!conflicts)
+			res->present++;
+		return;
+	}
+
+	ret = device_create_managed_software_node(dev, p->entries, NULL);
+	if (ret) {
+		dev_err(dev, "%s: cannot attach properties: %d\n", p->source, ret);
+		res->conflicts++;
+		return;
+	}
+	if (dev->driver)
+		dev_info(dev, "%s: properties attached after %s bound; they apply when it binds again\n",
+			 p->source, dev->driver->name);
+	props_export_device(dev);
+	res->attached++;
+}
+
+/*
+ * Attach the loaded nodes that name @dev, or every loaded node whose device
+ * is there when @dev is NULL; count in @res. props_attach_lock held.
+ */
+static void props_attach_loaded(struct device *dev, const char *source,
+				struct props_result *res)
+{
+	struct props_pending *p;
+	struct pci_dev *pdev;
+
+	list_for_each_entry(p, &props_pending_list, list) {
+		if (source && p->source != source)
+			continue;
+		pdev = props_resolve(&p->route);
+		if (pdev && (!dev || &pdev->dev == dev))
+			props_attach(&pdev->dev, p, res);
+		else if (!pdev && !dev)
+			res->waiting++;
+		pci_dev_put(pdev);
+	}
+}
+
+/* Parsing: build one props_pending per resolvable node. */
+struct props_parse_ctx {
+	struct list_head nodes;
+	struct props_pending *cur;
+	const char *source;
+	unsigned int unresolvable;
+};
+
+static int props_parse_node(void *data, const struct apple_props_node *node)
+{
+	struct props_parse_ctx *ctx = data;
+	struct props_pending *p;
+
+	ctx->cur = NULL;
+	p = kzalloc(struct_size(p, entries, node->prop_count + 1), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	if (apple_dp_to_text(node->path, node->path_len, p->path, sizeof(p->path)) < 0)
+		strscpy(p->path, "(path too long)", sizeof(p->path));
+	if (apple_dp_to_route(node->path, node->path_len, &p->route)) {
+		pr_info("%s: %s: not a PCI path this module resolves, skipped\n", ctx->source,
+			p->path);
+		ctx->unresolvable++;
+		kfree(p);
+		return 0;
+	}
+	p->source = ctx->source;
+	list_add_tail(&p->list, &ctx->nodes);
+	ctx->cur = p;
+	return 0;
+}
+
+static int props_parse_prop(void *data, const struct apple_props_node *node,
+			    const struct apple_props_prop *prop)
+{
+	struct props_parse_ctx *ctx = data;
+	struct property_entry *e;
+	size_t size = 3 * (prop->key_len / 2) + 1;
+	char *key;
+	void *val;
+	int len;
+
+	if (!ctx->cur)
+		return 0;
+	e = &ctx->cur->entries[prop->index];
+	key = kmalloc(size, GFP_KERNEL);
+	if (!key)
+		return -ENOMEM;
+	len = apple_props_key_to_utf8(prop->key, prop->key_len, key, size);
+	if (len < 0) {
+		kfree(key);
+		return len;
+	}
+	if (!prop->value_len) {
+		*e = PROPERTY_ENTRY_BOOL(key);
+		return 0;
+	}
+	val = kmemdup(prop->value, prop->value_len, GFP_KERNEL);
+	if (!val) {
+		kfree(key);
+		return -ENOMEM;
+	}
+	*e = PROPERTY_ENTRY_U8_ARRAY_LEN(key, (u8 *)val, prop->value_len);
+	return 0;
+}
+
+static const struct apple_props_ops props_parse_ops = {
+	.node	= props_parse_node,
+	.prop	= props_parse_prop,
+};
+
+/**
+ * props_load_blob() - check a blob and attach its properties
+ * @buf: the blob
+ * @len: its length
+ * @source: where it came from, for the log (a string that outlives the module's use)
+ *
+ * Return: 0, or a negative errno when the blob is malformed (nothing of it
+ * is attached then) or memory ran out (likewise).
+ */
+int props_load_blob(const void *buf, size_t len, const char *source)
+{
+	struct props_parse_ctx ctx = { .source = source };
+	struct props_result res = { };
+	struct apple_props_error err = { };
+	struct props_pending *p, *tmp;
+	int ret;
+
+	INIT_LIST_HEAD(&ctx.nodes);
+	ret = apple_props_parse(buf, len, &props_parse_ops, &ctx, &err);
+	if (ret) {
+		list_for_each_entry_safe(p, tmp, &ctx.nodes, list)
+			props_pending_free(p);
+		if (err.code == APPLE_PROPS_E_CALLBACK)
+			pr_err("%s: cannot load %zu bytes of properties: %d\n", source, len, ret);
+		else
+			pr_err("%s: rejected: %s at offset %zu; nothing attached\n", source,
+			       err.msg, err.offset);
+		return ret;
+	}
+	res.unresolvable = ctx.unresolvable;
+
+	mutex_lock(&props_attach_lock);
+	list_splice_tail(&ctx.nodes, &props_pending_list);
+	props_attach_loaded(NULL, source, &res);
+	mutex_unlock(&props_attach_lock);
+
+	pr_info("%s: %zu bytes: %u attached, %u already present, %u conflicts, %u waiting for their device, %u unresolvable\n",
+		source, len, res.attached, res.present, res.conflicts, res.waiting,
+		res.unresolvable);
+	return 0;
+}
+
+/**
+ * props_attach_new_device() - give a device that just appeared its properties
+ * @dev: a PCI device being added
+ */
+void props_attach_new_device(struct device *dev)
+{
+	struct props_result res = { };
+
+	mutex_lock(&props_attach_lock);
+	props_attach_loaded(dev, NULL, &res);
+	mutex_unlock(&props_attach_lock);
+	if (res.attached || res.conflicts)
+		dev_info(dev, "device added: properties attached (%u), conflicts (%u)\n",
+			 res.attached, res.conflicts);
+}
+
+/**
+ * props_attach_exit() - drop every loaded node
+ */
+void props_attach_exit(void)
+{
+	struct props_pending *p, *tmp;
+
+	mutex_lock(&props_attach_lock);
+	list_for_each_entry_safe(p, tmp, &props_pending_list, list) {
+		list_del(&p->list);
+		props_pending_free(p);
+	}
+	mutex_unlock(&props_attach_lock);
+}

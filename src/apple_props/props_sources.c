@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_props - where blobs come from
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/firmware.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "macsupport/apple_props.h"
+#include "props.h"
+
+/**
+ * DOC: Sources
+ *
+ * Besides what the firmware handed the kernel at boot (attached by the
+ * built-in parser), apple_props takes blobs, in the format of Apple's
+ * protocol and of gfxutil's "bin" files, from:
+ *
+ * - a firmware file, /lib/firmware/apple/properties.bin, read at load;
+ * - root, through /sys/firmware/apple_properties/load: write a whole blob
+ *   (in one or several writes from offset 0); it is taken once the length
+ *   its header declares has arrived, and the write fails with EINVAL when
+ *   the blob is malformed.
+ */
+
+#define PROPS_FIRMWARE_FILE	"apple/properties.bin"
+
+static DEFINE_MUTEX(props_load_lock);
+static u8 *props_load_buf;
+static size_t props_load_len;
+
+static ssize_t props_load_write(struct file *file, struct kobject *kobj,
+				struct bin_attribute *attr, char *buf, loff_t off, size_t count)
+{
+	u32 want;
+	int ret;
+
+	if (off + count > APPLE_PROPS_MAX_LEN)
+		return -EFBIG;
+
+	mutex_lock(&props_load_lock);
+	if (off == 0) {
+		kvfree(props_load_buf);
+		props_load_buf = kvmalloc(APPLE_PROPS_MAX_LEN, GFP_KERNEL);
+		props_load_len = 0;
+	}
+	if (!props_load_buf || off != props_load_len) {
+		ret = props_load_buf ? -EINVAL : -ENOMEM;
+		goto out;
+	}
+	memcpy(props_load_buf + off, buf, count);
+	props_load_len += count;
+	ret = count;
+	if (props_load_len < APPLE_PROPS_HDR_LEN)
+		goto out;
+
+	want = get_unaligned_le32(props_load_buf);
+	if (want < APPLE_PROPS_HDR_LEN || want > APPLE_PROPS_MAX_LEN || props_load_len > want) {
+		pr_err("sysfs: rejected: header length %u, %zu bytes written; nothing attached\n",
+		       want, props_load_len);
+		ret = -EINVAL;
+	} else if (props_load_len == want) {
+		if (props_load_blob(props_load_buf, want, "sysfs"))
+			ret = -EINVAL;
+	} else {
+		goto out;
+	}
+	kvfree(props_load_buf);
+	props_load_buf = NULL;
+	props_load_len = 0;
+out:
+	mutex_unlock(&props_load_lock);
+	return ret;
+}
+
+static BIN_ATTR(load, 0200, NULL, props_load_write, 0);
+
+/**
+ * props_sources_init() - take the blobs that are there at load
+ * @dir: /sys/firmware/apple_properties
+ *
+ * Return: 0 or a negative errno.
+ */
+int props_sources_init(struct kobject *dir)
+{
+	const struct firmware *fw;
+
+	if (!firmware_request_nowarn(&fw, PROPS_FIRMWARE_FILE, NULL)) {
+		props_load_blob(fw->data, fw->size, "firmware " PROPS_FIRMWARE_FILE);
+		release_firmware(fw);
+	}
+	return sysfs_create_bin_file(dir, &bin_attr_load);
+}
+
+/**
+ * props_sources_exit() - remove the load file
+ * @dir: /sys/firmware/apple_properties
+ */
+void props_sources_exit(struct kobject *dir)
+{
+	sysfs_remove_bin_file(dir, &bin_attr_load);
+	kvfree(props_load_buf);
+	props_load_buf = NULL;
+}
