@@ -65,6 +65,7 @@ demo: deps
 # Benchmarks in emulated Macs (register accesses, time per operation).
 bench: deps
 	$(MAKE) modules
+	$(MAKE) -s -C src/lib/tests bench
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/bench/run
 
 unit:
