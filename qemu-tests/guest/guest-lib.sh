@@ -107,3 +107,80 @@ gmux_transport_note()
 }
 
 BL=/sys/class/backlight/gmux_backlight
+
+# --- the host agent (TEST ONLY) -----------------------------------------------
+
+# host_agent_port: the device node of the "hostagent" virtio-serial port
+host_agent_port()
+{
+	for _p in /sys/class/virtio-ports/vport*; do
+		[ "$(cat "$_p/name" 2>/dev/null)" = hostagent ] || continue
+		echo "/dev/${_p##*/}"
+		return 0
+	done
+	return 1
+}
+
+# host_request JSON [SECONDS]: have the host agent pass one QMP command
+# (e.g. {"execute":"device_del","arguments":{"id":"hp1"}}) to QEMU and print
+# QMP's answer. Returns 0 if QMP returned, 1 on an error (from QMP, or the
+# agent refused the command), 2 without an answer within SECONDS (default 10).
+# The agent lets through only device_add (of a few test devices), device_del
+# and query-pci; see HOST_AGENT_COMMANDS in lib/harness.sh.
+host_request()
+{
+	_hr_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
+	_hr_id=$(cut -c 1-8 /proc/sys/kernel/random/uuid)
+	_hr_end=$(( $(date +%s) + ${2:-10} ))
+	_hr_ans=
+	# One open for both directions: a virtio port opens only once at a time.
+	exec 7<>"$_hr_port"
+	echo "MACSUPPORT-QMP $_hr_id $1" >&7
+	while _hr_left=$((_hr_end - $(date +%s))); [ "$_hr_left" -gt 0 ]; do
+		IFS= read -r -t "$_hr_left" _hr_line <&7 || { sleep 0.2; continue; }
+		# Skip a late answer to an earlier request that timed out.
+		case "$_hr_line" in
+		"MACSUPPORT-QMP-REPLY $_hr_id "*)
+			_hr_ans=${_hr_line#MACSUPPORT-QMP-REPLY $_hr_id }
+			break ;;
+		esac
+	done
+	exec 7<&-
+	if [ -z "$_hr_ans" ]; then
+		echo "no answer from the host agent in ${2:-10} s"
+		return 2
+	fi
+	echo "$_hr_ans"
+	case "$_hr_ans" in
+	'{"return"'*) return 0 ;;
+	esac
+	return 1
+}
+
+# uptime_cs: time since boot in centiseconds
+uptime_cs()
+{
+	_up=$(cut -d ' ' -f 1 /proc/uptime)
+	echo "${_up%.*}${_up#*.}"
+}
+
+# wait_until SECONDS COMMAND...: run COMMAND every 0.2 s until it succeeds,
+# for at most SECONDS; prints the time it took ("3.4"). Non-zero if it never did.
+wait_until()
+{
+	_wu_t0=$(uptime_cs)
+	_wu_end=$((_wu_t0 + $1 * 100))
+	shift
+	while :; do
+		if "$@"; then
+			_wu_rc=0
+			break
+		fi
+		_wu_rc=1
+		[ "$(uptime_cs)" -lt "$_wu_end" ] || break
+		sleep 0.2
+	done
+	_wu_d=$(( $(uptime_cs) - _wu_t0 ))
+	echo "$((_wu_d / 100)).$((_wu_d % 100 / 10))"
+	return $_wu_rc
+}

@@ -81,7 +81,7 @@ harness_find_kernel()
 	[ -n "$KVER" ] || die "no Debian -amd64 kernel with headers installed (run: make deps)"
 	VMLINUZ=/boot/vmlinuz-$KVER
 	[ -r "$VMLINUZ" ] || die "$VMLINUZ missing: install linux-image-$KVER"
-	for t in qemu-system-x86_64 iasl cpio depmod xxd; do
+	for t in qemu-system-x86_64 iasl cpio depmod xxd socat mkfifo; do
 		command -v "$t" > /dev/null || die "$t missing (run: make deps)"
 	done
 	[ -x /bin/busybox ] || die "busybox missing (run: make deps)"
@@ -157,6 +157,13 @@ harness_build_initramfs()
 		die "gmux-simctl not built (make -C qemu-tests/sim)"
 	cp "$HARNESS_DIR/guest/build/timed-io" "$root/bin/timed-io" ||
 		die "timed-io not built (make -C qemu-tests/guest)"
+	# Test blobs of Apple device properties, encoded by the bundle's own tool.
+	mkdir -p "$root/etc/macsupport/blobs"
+	for b in "$HARNESS_DIR"/blobs/*.json; do
+		"$TOP/tools/build/apple-props" encode "$b" \
+			> "$root/etc/macsupport/blobs/$(basename "$b" .json).bin" ||
+			die "cannot encode $b"
+	done
 	for b in "$HARNESS_DIR"/bench/*.sh; do
 		cp "$b" "$root/etc/macsupport/tests/bench-${b##*/}"
 	done
@@ -196,6 +203,8 @@ harness_prepare()
 		{ cat "$OUT/helpers.log" >&2; die "cannot build the test helpers"; }
 	make -s -C "$HARNESS_DIR/sim" > "$OUT/sim-build.log" 2>&1 ||
 		{ cat "$OUT/sim-build.log" >&2; die "cannot build the simulators (qemu-tests/sim)"; }
+	make -s -C "$TOP/tools" > "$OUT/tools-build.log" 2>&1 ||
+		{ cat "$OUT/tools-build.log" >&2; die "cannot build tools/"; }
 	make -s -C "$HARNESS_DIR/guest" > "$OUT/guest-build.log" 2>&1 ||
 		{ cat "$OUT/guest-build.log" >&2; die "cannot build the guest tools"; }
 	make -s -C "$HARNESS_DIR/efi" > "$OUT/efi-build.log" 2>&1 ||
@@ -365,6 +374,164 @@ apple_efi_disk()
 		-device virtio-blk-pci,drive=efidisk,bus=pcie.0,addr=0x1e
 }
 
+# --- the host agent -----------------------------------------------------------
+
+# TEST ONLY. Every boot gets a QMP socket and a second virtio-serial port,
+# "hostagent", whose chardev is a pair of FIFOs (WORK/hostagent.in: host to
+# guest, WORK/hostagent.out: guest to host). A guest test (host_request in
+# guest-lib.sh) writes "MACSUPPORT-QMP <id> <json>" to the port; host_agent
+# passes an allowed command to QEMU's QMP socket and writes back
+# "MACSUPPORT-QMP-REPLY <id> <QMP's answer line>". QMP can run host
+# commands (migrate to "exec:"), so only the commands and device models
+# listed here pass; anything else is answered with a HostAgentRefused error.
+HOST_AGENT_COMMANDS="device_add device_del query-pci"
+HOST_AGENT_DRIVERS="pci-testdev edu"
+
+# qmp_sock_path WORK: where the boot's QMP socket goes. A unix socket path
+# holds at most 107 bytes and QEMU splits option values at commas.
+qmp_sock_path()
+{
+	local sock=$1/qmp
+
+	if [ ${#sock} -gt 100 ] || [[ "$sock" == *,* ]]; then
+		sock=/tmp/macsupport-qmp-$BASHPID
+	fi
+	echo "$sock"
+}
+
+# qmp_call WORK SOCK JSON: one QMP session (greeting, qmp_capabilities,
+# JSON), bounded in time; prints QMP's answer to JSON (events skipped), or an
+# error object of class HostAgentNoAnswer. socat talks to QEMU through two
+# FIFOs (a coproc's descriptors vanish when it exits early).
+qmp_call()
+{
+	local work=$1 sock=$2 req=$3 line ans= step=greeting pid rfd wfd
+
+	rm -f "$work/qmp-call.req" "$work/qmp-call.ans"
+	mkfifo "$work/qmp-call.req" "$work/qmp-call.ans" || step="mkfifo"
+	if [ "$step" = greeting ]; then
+		timeout -k 1 10 socat -t 2 - "UNIX-CONNECT:$sock" \
+			< "$work/qmp-call.req" > "$work/qmp-call.ans" 2>/dev/null &
+		pid=$!
+		# In the order socat's redirections open them, so neither side blocks.
+		exec {wfd}> "$work/qmp-call.req" {rfd}< "$work/qmp-call.ans"
+		while IFS= read -r -t 8 -u "$rfd" line; do
+			case "$step:$line" in
+			greeting:*'"QMP"'*)
+				echo '{"execute":"qmp_capabilities"}' >&"$wfd"
+				step=caps ;;
+			caps:*'"return"'*)
+				printf '%s\n' "$req" >&"$wfd"
+				step=cmd ;;
+			cmd:*'"event"'*) ;;
+			cmd:*'"return"'*|cmd:*'"error"'*)
+				ans=$line
+				break ;;
+			esac
+		done
+		# Closing its input ends socat, which closes the session.
+		exec {wfd}>&- {rfd}<&-
+		wait "$pid" 2>/dev/null
+	fi
+	rm -f "$work/qmp-call.req" "$work/qmp-call.ans"
+	if [ -z "$ans" ]; then
+		ans="{\"error\":{\"class\":\"HostAgentNoAnswer\",\"desc\":\"no QMP answer (at $step)\"}}"
+	fi
+	printf '%s\n' "${ans%$'\r'}"
+}
+
+# host_agent_check JSON: empty if the agent may pass JSON on, else the reason
+host_agent_check()
+{
+	local json=$1 cmd drv
+
+	[[ "$json" == '{'*'}' ]] || { echo "not a JSON object"; return; }
+	[ "$(grep -o '"execute"' <<< "$json" | wc -l)" = 1 ] ||
+		{ echo "want exactly one execute key"; return; }
+	[[ "$json" =~ \"execute\"[[:space:]]*:[[:space:]]*\"([^\"]*)\" ]] ||
+		{ echo "no command"; return; }
+	cmd=${BASH_REMATCH[1]}
+	[[ " $HOST_AGENT_COMMANDS " == *" $cmd "* ]] ||
+		{ echo "command $cmd not allowed (allowed: $HOST_AGENT_COMMANDS)"; return; }
+	[ "$cmd" = device_add ] || return
+	[ "$(grep -o '"driver"' <<< "$json" | wc -l)" = 1 ] &&
+		[[ "$json" =~ \"driver\"[[:space:]]*:[[:space:]]*\"([^\"]*)\" ]] ||
+		{ echo "device_add without one driver"; return; }
+	drv=${BASH_REMATCH[1]}
+	[[ " $HOST_AGENT_DRIVERS " == *" $drv "* ]] ||
+		echo "driver $drv not allowed (allowed: $HOST_AGENT_DRIVERS)"
+}
+
+# host_agent WORK SOCK PARENT: serve the guest's requests until killed or
+# until PARENT (the boot's shell) is gone. Log in WORK/hostagent.log.
+host_agent()
+{
+	local work=$1 sock=$2 parent=$3 buf= line tag id json why ans t0 in out
+
+	trap 'exit 0' TERM
+	# Read-write opens of the FIFOs never block, whether QEMU has them open or not.
+	exec {in}<>"$work/hostagent.out" {out}<>"$work/hostagent.in"
+	while :; do
+		if ! IFS= read -r -t 1 -u "$in" line; then
+			buf+=$line	# a timeout keeps the partial line
+			kill -0 "$parent" 2>/dev/null || break
+			continue
+		fi
+		line=$buf$line
+		buf=
+		read -r tag id json <<< "${line%$'\r'}"
+		[ "$tag" = MACSUPPORT-QMP ] || continue
+		[[ "$id" =~ ^[A-Za-z0-9._-]+$ ]] || id=bad-id
+		t0=$(now)
+		why=$(host_agent_check "$json")
+		if [ -n "$why" ]; then
+			ans="{\"error\":{\"class\":\"HostAgentRefused\",\"desc\":\"${why//\"/\\\"}\"}}"
+		else
+			ans=$(qmp_call "$work" "$sock" "$json")
+		fi
+		printf 'MACSUPPORT-QMP-REPLY %s %s\n' "$id" "$ans" >&"$out"
+		printf '%s %s (%ss)\n  < %s\n  > %s\n' "$(date -u +%T.%N | cut -c 1-12)" "$id" \
+			"$(elapsed "$t0")" "$json" "$ans" >> "$work/hostagent.log"
+	done
+}
+
+# host_agent_start WORK: make the port's FIFOs and the QMP socket path, start
+# the agent. Sets AGENT_PID, AGENT_SOCK and AGENT_ARGS (the QEMU arguments).
+host_agent_start()
+{
+	local work=$1
+
+	AGENT_SOCK=$(qmp_sock_path "$work")
+	rm -f "$AGENT_SOCK" "$work/hostagent.in" "$work/hostagent.out"
+	mkfifo "$work/hostagent.in" "$work/hostagent.out" || return 1
+	: > "$work/hostagent.log"
+	host_agent "$work" "$AGENT_SOCK" "$BASHPID" &
+	AGENT_PID=$!
+	AGENT_ARGS=(-qmp "unix:$AGENT_SOCK,server=on,wait=off"
+		    -chardev "pipe,id=hostagent,path=$work/hostagent"
+		    -device virtserialport,bus=vser.0,chardev=hostagent,name=hostagent)
+}
+
+# host_agent_stop WORK: stop the agent, remove its socket and FIFOs
+host_agent_stop()
+{
+	local work=$1 i
+
+	if [ -n "${AGENT_PID:-}" ]; then
+		kill -TERM "$AGENT_PID" 2>/dev/null
+		for i in $(seq 40); do
+			kill -0 "$AGENT_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -KILL "$AGENT_PID" 2>/dev/null
+		wait "$AGENT_PID" 2>/dev/null
+		AGENT_PID=
+	fi
+	[ -n "${AGENT_SOCK:-}" ] && rm -f "$AGENT_SOCK"
+	rm -f "$work/hostagent.in" "$work/hostagent.out" "$work/qmp-call.req" "$work/qmp-call.ans"
+	AGENT_SOCK=
+}
+
 # --- one boot -----------------------------------------------------------------
 
 # boot_profile NAME TESTS [MODE [LABEL [TIMEOUT]]]
@@ -407,7 +574,8 @@ boot_profile()
 		done
 
 		SIM_PID= SIM_SHM= SIM_ARGS=()
-		trap sim_stop EXIT
+		AGENT_PID= AGENT_SOCK= AGENT_ARGS=()
+		trap 'host_agent_stop "$work"; sim_stop' EXIT
 		if [ -n "$SIMULATOR" ] && ! sim_start "$work" "$label"; then
 			echo "not ok harness simulator # $(tail -n 1 "$work/sim.log")" > "$work/results"
 			exit 1
@@ -443,6 +611,11 @@ boot_profile()
 		else
 			serial=(-serial "file:$work/console.log")
 		fi
+		host_agent_start "$work" || {
+			echo "not ok harness host-agent # cannot make $work/hostagent.{in,out}" \
+				> "$work/results"
+			exit 1
+		}
 		t0=$(now)
 		timeout "${fg[@]}" -k 5 "$limit" qemu-system-x86_64 \
 			-nodefaults -display none -no-reboot -m 512 -smp 1 \
@@ -453,10 +626,11 @@ boot_profile()
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \
 			-device virtserialport,bus=vser.0,chardev=results,name=results \
-			"${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
+			"${AGENT_ARGS[@]}" "${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
 		rc=$?
 		elapsed "$t0" > "$work/time"
 		echo "$rc" > "$work/status"
+		host_agent_stop "$work"
 		sim_stop "$work"
 	)
 }

@@ -17,26 +17,28 @@ drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDRO
 modprobe apple_props
 drom_before=$(od -An -tx1 -v "$drom" | tr -d ' \n')
 
-# load NAME FILE: write FILE to the load file; the kernel's summary line
+# load NAME FILE: write FILE to the load file; sets rc, and line to the
+# kernel's summary line
 load()
 {
 	dmesg_mark "load-$1"
 	if cat "$2" > "$LOAD" 2>/tmp/err; then rc=0; else rc=1; fi
-	dmesg_since "load-$1" | grep 'apple_props: sysfs' | sed 's/^\[[ 0-9.]*\] //' | tail -n 1
+	line=$(dmesg_since "load-$1" | grep 'apple_props: sysfs' | sed 's/^\[[ 0-9.]*\] //' |
+		tail -n 1)
 }
 
 xxd -r -p /etc/macsupport/apple-props.hex > /tmp/same.bin
-line=$(load same /tmp/same.bin)
+load same /tmp/same.bin
 case "$rc|$line" in
-"0|"*"0 attached, 2 already present, 0 conflicts"*)
+"0|"*"0 attached, 2 already present, 0 conflicts, 0 waiting"*)
 	pass apple_props load-same-blob-no-change "$line" ;;
 *)	fail apple_props load-same-blob-no-change "rc $rc: $line" ;;
 esac
 
-line=$(load conflict "$B/conflict.bin")
+load conflict "$B/conflict.bin"
 drom_after=$(od -An -tx1 -v "$drom" | tr -d ' \n')
 case "$rc|$line" in
-"0|"*"1 conflicts"*)
+"0|"*"0 attached, 0 already present, 1 conflicts"*)
 	if [ "$drom_after" = "$drom_before" ] &&
 	   dmesg_since load-conflict | grep -q '"ThunderboltDROM" differs from the property the device has; kept'; then
 		pass apple_props load-conflict-keeps-existing "$line"
@@ -46,9 +48,10 @@ case "$rc|$line" in
 *)	fail apple_props load-conflict-keeps-existing "rc $rc: $line" ;;
 esac
 
-line=$(load new "$B/new-device.bin")
+load new "$B/new-device.bin"
 f=/sys/bus/pci/devices/0000:00:10.0/apple_properties
-if [ "$rc" = 0 ] && [ "$(od -An -tx1 -v "$f/macsupport,added" 2>/dev/null | tr -d ' \n')" = 0102030405 ] &&
+if [ "$rc" = 0 ] && [ "${line#*1 attached, 0 already present, 0 conflicts}" != "$line" ] &&
+   [ "$(od -An -tx1 -v "$f/macsupport,added" 2>/dev/null | tr -d ' \n')" = 0102030405 ] &&
    [ -f "$f/macsupport,bool" ] && [ ! -s "$f/macsupport,bool" ]; then
 	pass apple_props load-attaches-new-device "$line"
 else
@@ -62,7 +65,7 @@ cp "$B/new-device.bin" /tmp/bad-count.bin
 printf '\011' | dd of=/tmp/bad-count.bin bs=1 seek=16 conv=notrunc 2>/dev/null
 all_before=$(cat /sys/firmware/apple_properties/all | md5sum)
 for bad in bad-version bad-count; do
-	line=$(load "$bad" "/tmp/$bad.bin")
+	load "$bad" "/tmp/$bad.bin"
 	rej=$(dmesg_since "load-$bad" | grep -o 'apple_props: sysfs: rejected: .*; nothing attached')
 	if [ "$rc" = 1 ] && grep -q 'Invalid argument' /tmp/err && [ -n "$rej" ] &&
 	   [ "$(cat /sys/firmware/apple_properties/all | md5sum)" = "$all_before" ]; then
@@ -73,3 +76,22 @@ for bad in bad-version bad-count; do
 done
 
 rmmod apple_props
+
+# The firmware-file source: /lib/firmware/apple/properties.bin at load.
+mkdir -p /lib/firmware/apple
+cp "$B/fw-file.bin" /lib/firmware/apple/properties.bin
+dmesg_mark fw-file
+modprobe apple_props
+fwline=$(dmesg_since fw-file | grep -o 'apple_props: firmware apple/properties.bin: .*')
+f=/sys/bus/pci/devices/0000:00:1d.0/apple_properties/macsupport,fw
+case "$fwline" in
+*"1 attached"*)
+	if [ "$(od -An -tx1 -v "$f" 2>/dev/null | tr -d ' \n')" = f1f2 ]; then
+		pass apple_props load-firmware-file "${fwline#apple_props: }"
+	else
+		fail apple_props load-firmware-file "no $f"
+	fi ;;
+*)	fail apple_props load-firmware-file "log: '$fwline'" ;;
+esac
+rmmod apple_props
+rm -f /lib/firmware/apple/properties.bin

@@ -39,6 +39,7 @@
  * @route: the node's ACPI root and PCI hops
  * @path: its device path as text, for the log
  * @source: where the blob came from
+ * @load: which load brought it (a counter)
  * @entries: its properties, terminated by an empty entry
  */
 struct props_pending {
@@ -46,11 +47,13 @@ struct props_pending {
 	struct apple_dp_route route;
 	char path[128];
 	const char *source;
+	unsigned int load;
 	struct property_entry entries[];
 };
 
 static LIST_HEAD(props_pending_list);
 static DEFINE_MUTEX(props_attach_lock);
+static unsigned int props_loads;
 
 static void props_pending_free(struct props_pending *p)
 {
@@ -172,17 +175,17 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 }
 
 /*
- * Attach the loaded nodes that name @dev, or every loaded node whose device
- * is there when @dev is NULL; count in @res. props_attach_lock held.
+ * Attach the loaded nodes that name @dev, or, when @dev is NULL, the nodes
+ * of load @load whose device is there; count in @res. props_attach_lock held.
  */
-static void props_attach_loaded(struct device *dev, const char *source,
+static void props_attach_loaded(struct device *dev, unsigned int load,
 				struct props_result *res)
 {
 	struct props_pending *p;
 	struct pci_dev *pdev;
 
 	list_for_each_entry(p, &props_pending_list, list) {
-		if (source && p->source != source)
+		if (!dev && p->load != load)
 			continue;
 		pdev = props_resolve(&p->route);
 		if (pdev && (!dev || &pdev->dev == dev))
@@ -296,8 +299,11 @@ int props_load_blob(const void *buf, size_t len, const char *source)
 	res.unresolvable = ctx.unresolvable;
 
 	mutex_lock(&props_attach_lock);
+	props_loads++;
+	list_for_each_entry(p, &ctx.nodes, list)
+		p->load = props_loads;
 	list_splice_tail(&ctx.nodes, &props_pending_list);
-	props_attach_loaded(NULL, source, &res);
+	props_attach_loaded(NULL, props_loads, &res);
 	mutex_unlock(&props_attach_lock);
 
 	pr_info("%s: %zu bytes: %u attached, %u already present, %u conflicts, %u waiting for their device, %u unresolvable\n",
@@ -315,7 +321,7 @@ void props_attach_new_device(struct device *dev)
 	struct props_result res = { };
 
 	mutex_lock(&props_attach_lock);
-	props_attach_loaded(dev, NULL, &res);
+	props_attach_loaded(dev, 0, &res);
 	mutex_unlock(&props_attach_lock);
 	if (res.attached || res.conflicts)
 		dev_info(dev, "device added: properties attached (%u), conflicts (%u)\n",
