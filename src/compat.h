@@ -19,4 +19,11 @@
 #include <asm/unaligned.h>
 #endif
 
+/* MODULE_IMPORT_NS() takes a string literal since 6.13. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define MACSUPPORT_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)
+#else
+#define MACSUPPORT_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
+#endif
+
 #endif /* MACSUPPORT_COMPAT_H */

@@ -65,3 +65,4 @@ MODULE_AUTHOR("The macsupport developers");
 MODULE_DESCRIPTION("Apple EFI device properties: parse, attach, export");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(MACSUPPORT_VERSION);
+MACSUPPORT_IMPORT_NS(EFIVAR);

@@ -7,6 +7,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/efi.h>
 #include <linux/firmware.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
@@ -24,6 +25,9 @@
  * built-in parser), apple_props takes blobs, in the format of Apple's
  * protocol and of gfxutil's "bin" files, from:
  *
+ * - the firmware's persisted copy in NVRAM, the variables
+ *   AAPL,PathProperties0000, 0001, ... of Apple's vendor GUID, whose
+ *   contents form one blob, read at load;
  * - a firmware file, /lib/firmware/apple/properties.bin, read at load;
  * - root, through /sys/firmware/apple_properties/load: write a whole blob
  *   (in one or several writes from offset 0); it is taken once the length
@@ -32,6 +36,12 @@
  */
 
 #define PROPS_FIRMWARE_FILE	"apple/properties.bin"
+
+#define PROPS_NVRAM_SOURCE	"NVRAM AAPL,PathProperties"
+#define PROPS_NVRAM_MAX_VARS	256
+
+static efi_guid_t props_apple_nvram_guid =
+	EFI_GUID(0x7c436110, 0xab2a, 0x4bbb, 0xa8, 0x80, 0xfe, 0x41, 0x99, 0x5c, 0x9f, 0x82);
 
 static DEFINE_MUTEX(props_load_lock);
 static u8 *props_load_buf;
@@ -83,6 +93,45 @@ out:
 
 static BIN_ATTR(load, 0200, NULL, props_load_write, 0);
 
+/* The NVRAM copy: AAPL,PathProperties%04X, concatenated, until one is missing. */
+static void props_load_nvram(void)
+{
+	efi_char16_t name[32];
+	char ascii[32];
+	unsigned long size;
+	unsigned int i, j;
+	efi_status_t st = EFI_SUCCESS;
+	size_t len = 0;
+	u32 attr;
+	u8 *buf;
+
+	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE))
+		return;
+	buf = kvmalloc(APPLE_PROPS_MAX_LEN, GFP_KERNEL);
+	if (!buf)
+		return;
+	if (efivar_lock())
+		goto out;
+	for (i = 0; i < PROPS_NVRAM_MAX_VARS; i++) {
+		snprintf(ascii, sizeof(ascii), "AAPL,PathProperties%04X", i);
+		for (j = 0; j < sizeof(ascii) && (j == 0 || ascii[j - 1]); j++)
+			name[j] = ascii[j];
+		size = APPLE_PROPS_MAX_LEN - len;
+		st = efivar_get_variable(name, &props_apple_nvram_guid, &attr, &size, buf + len);
+		if (st != EFI_SUCCESS)
+			break;
+		len += size;
+	}
+	efivar_unlock();
+	if (st != EFI_SUCCESS && st != EFI_NOT_FOUND)
+		pr_err(PROPS_NVRAM_SOURCE "%04X: cannot read it (EFI status 0x%lx); NVRAM copy ignored\n",
+		       i, st);
+	else if (len)
+		props_load_blob(buf, len, PROPS_NVRAM_SOURCE);
+out:
+	kvfree(buf);
+}
+
 /**
  * props_sources_init() - take the blobs that are there at load
  * @dir: /sys/firmware/apple_properties
@@ -93,6 +142,7 @@ int props_sources_init(struct kobject *dir)
 {
 	const struct firmware *fw;
 
+	props_load_nvram();
 	if (!firmware_request_nowarn(&fw, PROPS_FIRMWARE_FILE, NULL)) {
 		props_load_blob(fw->data, fw->size, "firmware " PROPS_FIRMWARE_FILE);
 		release_firmware(fw);
