@@ -17,7 +17,14 @@
  *     or with a malformed one, nothing is installed and the reason printed.
  *  2. It points SystemTable->FirmwareVendor at L"Apple" and recomputes the
  *     system table header's CRC32 (field zeroed first).
- *  3. It loads \vmlinuz with LoadImage and starts it with the load options
+ *  3. It deletes any AAPL,PathProperties0000 .. AAPL,PathProperties00FF
+ *     variables under Apple's NVRAM vendor GUID, then, if \nvram-props.bin
+ *     (a second blob in the same v1 format) exists, writes it split into
+ *     chunks of at most NVRAM_CHUNK_SIZE bytes as AAPL,PathProperties0000,
+ *     0001, ... (non-volatile, boot and runtime access), which is how real
+ *     Macs persist device properties in NVRAM: the variables' contents,
+ *     concatenated in order, are the blob.
+ *  4. It loads \vmlinuz with LoadImage and starts it with the load options
  *     "initrd=\initrd.img <contents of \cmdline.txt>".
  *
  * The EFI stub then sees vendor "Apple", calls get_all and hands the blob to
@@ -33,6 +40,7 @@
 #define APPLE_PROPS_BUF_VERSION	1
 
 #define PROPS_FILE	L"\\apple-props.bin"
+#define NVRAM_FILE	L"\\nvram-props.bin"
 #define CMDLINE_FILE	L"\\cmdline.txt"
 #define KERNEL_FILE	L"\\vmlinuz"
 #define INITRD_OPTION	L"initrd=\\initrd.img "
@@ -40,6 +48,19 @@
 /* Largest blob or command line this app will read (real blobs are < 16 KiB). */
 #define PROPS_MAX_SIZE	(1024 * 1024)
 #define CMDLINE_MAX_SIZE	4096
+
+/*
+ * NVRAM copies: AAPL,PathProperties%04X for 0x0000..NVRAM_MAX_VARS - 1. The
+ * chunk is small on purpose, so that a small test blob spans several
+ * variables.
+ */
+#define NVRAM_VAR_PREFIX	L"AAPL,PathProperties"
+#define NVRAM_CHUNK_SIZE	64
+#define NVRAM_MAX_VARS		0x100
+#define NVRAM_MAX_SIZE		(NVRAM_CHUNK_SIZE * NVRAM_MAX_VARS)
+#define NVRAM_ATTRS		(EFI_VARIABLE_NON_VOLATILE | \
+				 EFI_VARIABLE_BOOTSERVICE_ACCESS | \
+				 EFI_VARIABLE_RUNTIME_ACCESS)
 
 /* Blob layout: header, then nodes of {len, count, device path, properties}. */
 #define BUF_HDR_SIZE	12	/* u32 len, u32 version, u32 node count */
@@ -50,6 +71,11 @@
 
 static EFI_GUID apple_props_guid = {
 	0x91bd12fe, 0xf6c3, 0x44fb, { 0xa5, 0xb7, 0x51, 0x22, 0xab, 0x30, 0x3a, 0xe0 }
+};
+
+/* Apple's NVRAM vendor GUID, 7C436110-AB2A-4BBB-A880-FE41995C9F82. */
+static EFI_GUID apple_nvram_guid = {
+	0x7c436110, 0xab2a, 0x4bbb, { 0xa8, 0x80, 0xfe, 0x41, 0x99, 0x5c, 0x9f, 0x82 }
 };
 
 /* Apple's EFI_DEVICE_PATH_PROPERTY_DATABASE_PROTOCOL, 64-bit layout. */
@@ -755,6 +781,94 @@ out:
 	FreePool(blob);
 }
 
+/* --- device properties in NVRAM ------------------------------------------- */
+
+/* name = "AAPL,PathProperties" and @index as four upper-case hex digits */
+static void nvram_var_name(CHAR16 *name, UINTN index)
+{
+	static const CHAR16 hex[] = L"0123456789ABCDEF";
+	UINTN n = StrLen(NVRAM_VAR_PREFIX), i;
+
+	StrCpy(name, NVRAM_VAR_PREFIX);
+	for (i = 0; i < 4; i++)
+		name[n + i] = hex[(index >> (4 * (3 - i))) & 0xf];
+	name[n + 4] = 0;
+}
+
+/* Delete AAPL,PathProperties0000..00FF; returns how many existed. */
+static UINTN nvram_delete_all(void)
+{
+	CHAR16 name[sizeof(NVRAM_VAR_PREFIX) / sizeof(CHAR16) + 4];
+	EFI_STATUS status;
+	UINTN i, deleted = 0;
+
+	for (i = 0; i < NVRAM_MAX_VARS; i++) {
+		nvram_var_name(name, i);
+		status = uefi_call_wrapper(RT->SetVariable, 5, name, &apple_nvram_guid, 0, 0,
+					   NULL);
+		if (status == EFI_SUCCESS)
+			deleted++;
+		else if (status != EFI_NOT_FOUND)
+			Print(L"apple-fw: cannot delete %s: %r\n", name, status);
+	}
+	return deleted;
+}
+
+/**
+ * nvram_properties() - persist \nvram-props.bin as AAPL,PathProperties%04X
+ * @root: the boot volume's root directory
+ *
+ * Stale variables go first, whether or not the file exists, so that the
+ * variables hold exactly the file's blob afterwards (or nothing).
+ */
+static void nvram_properties(EFI_FILE_HANDLE root)
+{
+	CHAR16 name[sizeof(NVRAM_VAR_PREFIX) / sizeof(CHAR16) + 4];
+	UINTN size, off, chunk, vars = 0, deleted;
+	EFI_STATUS status;
+	UINT8 *blob;
+
+	deleted = nvram_delete_all();
+	if (deleted)
+		Print(L"apple-fw: deleted %d stale AAPL,PathProperties variables\n",
+		      (INT32)deleted);
+
+	status = read_file(root, NVRAM_FILE, NVRAM_MAX_SIZE, &blob, &size);
+	if (status == EFI_NOT_FOUND) {
+		Print(L"apple-fw: no %s on the volume: no AAPL,PathProperties variables\n",
+		      NVRAM_FILE);
+		return;
+	}
+	if (EFI_ERROR(status)) {
+		Print(L"apple-fw: cannot read %s: %r: no AAPL,PathProperties variables\n",
+		      NVRAM_FILE, status);
+		return;
+	}
+	if (size < BUF_HDR_SIZE || get_le32(blob) != size ||
+	    get_le32(blob + 4) != APPLE_PROPS_BUF_VERSION) {
+		Print(L"apple-fw: %s is malformed (header): no AAPL,PathProperties variables\n",
+		      NVRAM_FILE);
+		goto out;
+	}
+
+	for (off = 0; off < size; off += chunk, vars++) {
+		chunk = size - off < NVRAM_CHUNK_SIZE ? size - off : NVRAM_CHUNK_SIZE;
+		nvram_var_name(name, vars);
+		status = uefi_call_wrapper(RT->SetVariable, 5, name, &apple_nvram_guid,
+					   NVRAM_ATTRS, chunk, blob + off);
+		if (EFI_ERROR(status)) {
+			Print(L"apple-fw: cannot write %s: %r: deleting the partial copy\n",
+			      name, status);
+			nvram_delete_all();
+			goto out;
+		}
+	}
+	Print(L"apple-fw: NVRAM AAPL,PathProperties: %d bytes in %d variables\n",
+	      (INT32)size, (INT32)vars);
+out:
+	FreePool(blob);
+}
+
 static void set_vendor_apple(void)
 {
 	static const CHAR16 apple[] = L"Apple";
@@ -874,6 +988,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	install_properties(root);
+	nvram_properties(root);
 	set_vendor_apple();
 	status = boot_kernel(image, self->DeviceHandle, root);
 	uefi_call_wrapper(root->Close, 1, root);

@@ -184,3 +184,19 @@ wait_until()
 	echo "$((_wu_d / 100)).$((_wu_d % 100 / 10))"
 	return $_wu_rc
 }
+
+# --- Apple device properties -------------------------------------------------
+
+# blob_has KEY HEX BLOB-HEX: the blob (as hex text) holds KEY with exactly
+# the value HEX (key length, UTF-16LE key, value length, value)
+blob_has()
+{
+	_bk=$(printf '%s\0' "$1" | od -An -tx1 | tr -d ' \n' | sed 's/\(..\)/\100/g')
+	_bn=$(( ${#2} / 2 + 4 ))
+	_bn=$(printf '%02x%02x%02x%02x' $((_bn & 255)) $((_bn >> 8 & 255)) \
+		$((_bn >> 16 & 255)) $((_bn >> 24 & 255)))
+	case "$3" in
+	*"$_bk$_bn$2"*) return 0 ;;
+	esac
+	return 1
+}

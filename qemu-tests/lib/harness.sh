@@ -135,6 +135,9 @@ harness_use_probed_accel()
 
 # In-tree modules the guest needs for its result channel.
 BOOT_MODULES="virtio_pci virtio_console"
+# In-tree modules that guest tests load themselves (shipped, not loaded at boot):
+# efivarfs (=m in Debian) for the NVRAM check of 60-apple-props-builtin.sh.
+TEST_MODULES="efivarfs"
 
 # harness_build_initramfs: $OUT/initramfs.gz holding busybox, the guest
 # scripts and tests, the in-tree modules with their dependencies and the
@@ -173,10 +176,10 @@ harness_build_initramfs()
 	deps=$(for ko in "$TOP"/src/*/*.ko "$HARNESS_DIR"/helpers/*.ko; do
 		[ -e "$ko" ] && modinfo -F depends "$ko"
 	done | tr ',' '\n' | sort -u)
-	for m in $BOOT_MODULES $deps; do
+	for m in $BOOT_MODULES $TEST_MODULES $deps; do
 		modprobe -S "$KVER" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
 	done | sort -u > "$OUT/intree-modules"
-	[ -s "$OUT/intree-modules" ] || die "cannot resolve $BOOT_MODULES for $KVER"
+	[ -s "$OUT/intree-modules" ] || die "cannot resolve $BOOT_MODULES $TEST_MODULES for $KVER"
 	while read -r ko; do
 		mkdir -p "$root$(dirname "$ko")"
 		cp "$ko" "$root$ko"
@@ -230,7 +233,7 @@ profile_load()
 
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
 	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
-	APPLE_PROPS= KCMDLINE_EXTRA=
+	APPLE_PROPS= APPLE_NVRAM_PROPS= KCMDLINE_EXTRA=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
@@ -353,6 +356,9 @@ sim_stop()
 # the command line and the profile's device-properties blob; the EFI app
 # serves the blob through Apple's protocol, says the vendor is "Apple" and
 # starts the kernel, whose EFI stub then collects the blob as on a real Mac.
+# With APPLE_NVRAM_PROPS the drive also holds \nvram-props.bin, which the app
+# writes as the NVRAM variables AAPL,PathProperties0000, 0001, ... (into this
+# boot's own copy of OVMF_VARS).
 
 # apple_efi_disk DIR INITRD CMDLINE: fill DIR; prints the QEMU arguments
 apple_efi_disk()
@@ -367,6 +373,10 @@ apple_efi_disk()
 	if [ -n "$APPLE_PROPS" ]; then
 		xxd -r -p "$PROFILE_DIR/$APPLE_PROPS" > "$dir/apple-props.bin" || return 1
 		[ -s "$dir/apple-props.bin" ] || return 1
+	fi
+	if [ -n "$APPLE_NVRAM_PROPS" ]; then
+		xxd -r -p "$PROFILE_DIR/$APPLE_NVRAM_PROPS" > "$dir/nvram-props.bin" || return 1
+		[ -s "$dir/nvram-props.bin" ] || return 1
 	fi
 	# Read-only: nothing the guest firmware does reaches the host directory.
 	# 00:1e.0 is free on q35 and keeps the disk off the addresses profiles use.
@@ -560,6 +570,11 @@ boot_profile()
 		# The blob the fake Apple firmware serves, for the guest to compare.
 		if [ -n "$APPLE_PROPS" ]; then
 			cp "$PROFILE_DIR/$APPLE_PROPS" "$work/extra/etc/macsupport/apple-props.hex"
+		fi
+		# The blob it writes as AAPL,PathProperties variables, likewise.
+		if [ -n "$APPLE_NVRAM_PROPS" ]; then
+			cp "$PROFILE_DIR/$APPLE_NVRAM_PROPS" \
+				"$work/extra/etc/macsupport/nvram-props.hex"
 		fi
 		(cd "$work/extra" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/profile.cpio.gz"
 		cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$work/initrd"

@@ -8,6 +8,11 @@
 # dump_apple_properties on the command line the parser prints each property
 # and a hex dump of its value; every one must be byte-identical to the blob
 # the firmware served (/etc/macsupport/apple-props.hex). Other profiles: silent.
+#
+# Profiles with EXPECT_NVRAM_DEV also had the firmware write a second blob
+# (/etc/macsupport/nvram-props.hex, naming that device) as Apple's NVRAM
+# copy, AAPL,PathProperties0000, 0001, ...: through efivarfs, the parts
+# concatenated must be that blob byte for byte.
 
 [ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
 
@@ -36,21 +41,6 @@ props_has()
 	dmesg | grep -q -F "$1: property: $2"
 }
 
-# props_blob_has KEY HEX: the blob holds KEY with exactly the value HEX
-props_blob_has()
-{
-	local k n
-
-	k=$(printf '%s\0' "$1" | od -An -tx1 | tr -d ' \n' | sed 's/\(..\)/\100/g')
-	n=$(( ${#2} / 2 + 4 ))
-	n=$(printf '%02x%02x%02x%02x' $((n & 255)) $((n >> 8 & 255)) $((n >> 16 & 255)) \
-		$((n >> 24 & 255)))
-	case "$BLOB_HEX" in
-	*"$k$n$2"*) return 0 ;;
-	esac
-	return 1
-}
-
 # check_prop DEV KEY TESTNAME: KEY reached DEV with the blob's value
 check_prop()
 {
@@ -61,7 +51,7 @@ check_prop()
 		return
 	fi
 	hex=$(props_dumped "$dev" "$key")
-	if props_blob_has "$key" "$hex"; then
+	if blob_has "$key" "$hex" "$BLOB_HEX"; then
 		pass apple_props "$name" "$dev $key, $(( ${#hex} / 2 )) bytes as served"
 	else
 		fail apple_props "$name" "$dev $key dumped as '$(echo "$hex" | cut -c 1-64)', \
@@ -83,6 +73,60 @@ if [ "$st" = ok ]; then
 	pass apple_props firmware-protocol-selftest "get, set, del, get_all in the fake firmware"
 else
 	fail apple_props firmware-protocol-selftest "apple_fw.selftest=${st:-missing}"
+fi
+
+# nvram_check: AAPL,PathProperties%04X under Apple's NVRAM GUID, read through
+# efivarfs (each file: 4 bytes of attributes, then the data), hold the blob.
+nvram_check()
+{
+	local dir=/sys/firmware/efi/efivars guid=7c436110-ab2a-4bbb-a880-fe41995c9f82
+	local want got= f i=0 n attrs mounted=0 bad=
+
+	want=$(tr -d ' \n' < /etc/macsupport/nvram-props.hex 2>/dev/null)
+	if [ -z "$want" ]; then
+		fail apple_props nvram-variables "no /etc/macsupport/nvram-props.hex in the guest"
+		return
+	fi
+	if ! grep -q " $dir efivarfs " /proc/mounts; then
+		# =m in Debian: the harness ships it (TEST_MODULES), not loaded at boot.
+		modprobe efivarfs 2> /dev/null
+		if ! mount -t efivarfs efivarfs "$dir"; then
+			fail apple_props nvram-variables "cannot mount efivarfs on $dir"
+			return
+		fi
+		mounted=1
+	fi
+	while :; do
+		f=$dir/AAPL,PathProperties$(printf '%04X' "$i")-$guid
+		[ -e "$f" ] || break
+		attrs=$(head -c 4 "$f" | od -An -tx1 | tr -d ' \n')
+		n=$(( $(wc -c < "$f") - 4 ))
+		if [ "$attrs" != 07000000 ] || [ "$n" -lt 1 ] || [ "$n" -gt 64 ]; then
+			bad="${f##*/}: attributes $attrs, $n bytes (want 07000000, 1..64)"
+			break
+		fi
+		got=$got$(tail -c +5 "$f" | od -An -tx1 -v | tr -d ' \n')
+		i=$((i + 1))
+	done
+	[ "$mounted" = 1 ] && umount "$dir"
+
+	if [ -n "$bad" ]; then
+		fail apple_props nvram-variables "$bad"
+	elif [ "$i" = 0 ]; then
+		fail apple_props nvram-variables "no AAPL,PathProperties0000-$guid in efivarfs"
+	elif [ "$got" != "$want" ]; then
+		fail apple_props nvram-variables "$i variables, $(( ${#got} / 2 )) bytes, \
+not the blob's $(( ${#want} / 2 )) bytes"
+	elif [ "$i" -lt 2 ]; then
+		fail apple_props nvram-variables "the blob fits one variable: test it with a longer one"
+	else
+		pass apple_props nvram-variables \
+			"$(( ${#got} / 2 )) bytes in $i variables = nvram-props.hex (for $EXPECT_NVRAM_DEV)"
+	fi
+}
+
+if [ -n "${EXPECT_NVRAM_DEV:-}" ]; then
+	nvram_check
 fi
 
 if [ -z "$BLOB_HEX" ]; then

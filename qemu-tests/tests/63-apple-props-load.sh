@@ -76,6 +76,13 @@ for bad in bad-version bad-count; do
 done
 
 rmmod apple_props
+# What the module attached goes with it; what the firmware attached stays.
+if [ ! -e /sys/bus/pci/devices/0000:00:10.0/software_node ] &&
+   [ -e "/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/software_node" ]; then
+	pass apple_props unload-takes-back-own-nodes
+else
+	fail apple_props unload-takes-back-own-nodes "software_node links: $(ls -d /sys/bus/pci/devices/*/software_node | tr '\n' ' ')"
+fi
 
 # The firmware-file source: /lib/firmware/apple/properties.bin at load.
 mkdir -p /lib/firmware/apple

@@ -21,6 +21,7 @@ unsigned int props_exported_count(void);
 /* props_attach.c */
 int props_load_blob(const void *buf, size_t len, const char *source);
 void props_attach_new_device(struct device *dev);
+void props_attach_device_removed(struct device *dev);
 void props_attach_exit(void);
 
 /* props_sources.c */

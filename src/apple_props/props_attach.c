@@ -24,8 +24,8 @@
  * a malformed one is rejected with the reason and its offset, and nothing
  * of it is attached. Each device node's path is resolved like the kernel's
  * own parser does (an ACPI PCI root, then PCI device/function hops). A
- * device that has no firmware properties yet gets a managed software node
- * with the node's properties. A device that has them already (the built-in
+ * device that has no firmware properties yet gets a software node with the
+ * node's properties, which the module takes back when it is unloaded. A device that has them already (the built-in
  * parser attached them at boot) keeps them: equal values are counted,
  * different ones reported as conflicts, never replaced. The nodes stay
  * loaded: a node whose device does not exist yet, or that is unplugged and
@@ -51,7 +51,31 @@ struct props_pending {
 	struct property_entry entries[];
 };
 
+/**
+ * struct props_owned - a device that got its software node from this module
+ * @list: in props_owned_list
+ * @dev: the device (a reference is held)
+ * @fwnode: the node (a reference is held; not device-managed, so that the
+ *	module can take it back when it is unloaded)
+ */
+struct props_owned {
+	struct list_head list;
+	struct device *dev;
+	struct fwnode_handle *fwnode;
+};
+
+/* Take a node back from its device and free it; props_attach_lock held. */
+static void props_owned_release(struct props_owned *o)
+{
+	device_remove_software_node(o->dev);
+	fwnode_remove_software_node(o->fwnode);
+	list_del(&o->list);
+	put_device(o->dev);
+	kfree(o);
+}
+
 static LIST_HEAD(props_pending_list);
+static LIST_HEAD(props_owned_list);
 static DEFINE_MUTEX(props_attach_lock);
 static unsigned int props_loads;
 
@@ -137,6 +161,7 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 {
 	const struct software_node *have = props_swnode(dev);
 	const struct property_entry *e, *h;
+	struct props_owned *owned;
 	unsigned int conflicts = 0;
 	int ret;
 
@@ -161,12 +186,26 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 		return;
 	}
 
-	ret = device_create_managed_software_node(dev, p->entries, NULL);
-	if (ret) {
-		dev_err(dev, "%s: cannot attach properties: %d\n", p->source, ret);
+	owned = kzalloc(sizeof(*owned), GFP_KERNEL);
+	if (!owned) {
 		res->conflicts++;
 		return;
 	}
+	owned->fwnode = fwnode_create_software_node(p->entries, NULL);
+	ret = PTR_ERR_OR_ZERO(owned->fwnode);
+	if (!ret) {
+		ret = device_add_software_node(dev, to_software_node(owned->fwnode));
+		if (ret)
+			fwnode_remove_software_node(owned->fwnode);
+	}
+	if (ret) {
+		dev_err(dev, "%s: cannot attach properties: %d\n", p->source, ret);
+		kfree(owned);
+		res->conflicts++;
+		return;
+	}
+	owned->dev = get_device(dev);
+	list_add_tail(&owned->list, &props_owned_list);
 	if (dev->driver)
 		dev_info(dev, "%s: properties attached after %s bound; they apply when it binds again\n",
 			 p->source, dev->driver->name);
@@ -329,13 +368,37 @@ void props_attach_new_device(struct device *dev)
 }
 
 /**
- * props_attach_exit() - drop every loaded node
+ * props_attach_device_removed() - take the node back from a device going away
+ * @dev: a PCI device being removed
+ */
+void props_attach_device_removed(struct device *dev)
+{
+	struct props_owned *o, *tmp;
+
+	mutex_lock(&props_attach_lock);
+	list_for_each_entry_safe(o, tmp, &props_owned_list, list)
+		if (o->dev == dev)
+			props_owned_release(o);
+	mutex_unlock(&props_attach_lock);
+}
+
+/**
+ * props_attach_exit() - take back every software node this module attached
+ * and drop every loaded node
+ *
+ * Nothing the module attached outlives it; what the built-in parser
+ * attached at boot stays.
  */
 void props_attach_exit(void)
 {
 	struct props_pending *p, *tmp;
+	struct props_owned *o, *otmp;
 
 	mutex_lock(&props_attach_lock);
+	list_for_each_entry_safe(o, otmp, &props_owned_list, list) {
+		props_unexport_device(o->dev);	/* its files point into the node */
+		props_owned_release(o);
+	}
 	list_for_each_entry_safe(p, tmp, &props_pending_list, list) {
 		list_del(&p->list);
 		props_pending_free(p);

@@ -256,6 +256,7 @@ static int props_pci_notify(struct notifier_block *nb, unsigned long action, voi
 		break;
 	case BUS_NOTIFY_DEL_DEVICE:
 		props_unexport_device(dev);
+		props_attach_device_removed(dev);
 		break;
 	}
 	return NOTIFY_DONE;
