@@ -106,17 +106,6 @@ fail:
 	return NULL;
 }
 
-static int hexdigit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Hex text to bytes in place; whitespace ignored. -1 on bad text. */
 static int unhex_inplace(u8 *buf, size_t *len, const char *name)
 {
@@ -126,7 +115,7 @@ static int unhex_inplace(u8 *buf, size_t *len, const char *name)
 	for (i = 0; i < *len; i++) {
 		if (isspace(buf[i]))
 			continue;
-		d = hexdigit(buf[i]);
+		d = apple_props_hexval(buf[i]);
 		if (d < 0) {
 			errorf("%s: not hex text (byte %zu is 0x%02x)", name, i, buf[i]);
 			return -1;
@@ -457,7 +446,7 @@ static int j_hex4(struct jparser *j, unsigned int *out)
 	int i, d;
 
 	for (i = 0; i < 4; i++) {
-		d = hexdigit((unsigned char)j->s[j->pos]);
+		d = apple_props_hexval((unsigned char)j->s[j->pos]);
 		if (d < 0)
 			return jfail(j, "bad \\u escape");
 		v = v << 4 | (unsigned int)d;
@@ -605,8 +594,8 @@ static int jprops(struct jparser *j, struct jnode *node)
 		p->val = xrealloc(NULL, n / 2);
 		p->len = n / 2;
 		for (i = 0; i < n; i += 2) {
-			d1 = hexdigit((unsigned char)hex[i]);
-			d2 = hexdigit((unsigned char)hex[i + 1]);
+			d1 = apple_props_hexval((unsigned char)hex[i]);
+			d2 = apple_props_hexval((unsigned char)hex[i + 1]);
 			if (d1 < 0 || d2 < 0) {
 				free(hex);
 				return jfail(j, "value: not hex");

@@ -428,4 +428,12 @@ int apple_props_enc_prop(struct apple_props_enc *enc, const char *key,
  */
 int apple_props_enc_finish(struct apple_props_enc *enc, size_t *len);
 
+/**
+ * apple_props_hexval() - value of a hexadecimal digit
+ * @c: the character
+ *
+ * Return: 0 to 15, or -1 when @c is not a hex digit.
+ */
+int apple_props_hexval(int c);
+
 #endif /* MACSUPPORT_APPLE_PROPS_H */

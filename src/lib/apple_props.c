@@ -504,7 +504,13 @@ static bool tp_lit(struct tparse *p, const char *lit)
 	return true;
 }
 
-static int hexval(char c)
+/**
+ * apple_props_hexval() - value of a hexadecimal digit
+ * @c: the character
+ *
+ * Return: 0 to 15, or -1 when @c is not a hex digit.
+ */
+int apple_props_hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -525,9 +531,9 @@ static bool tp_num(struct tparse *p, u32 max, u32 *out)
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		i = 2;
-		if (hexval(s[i]) < 0)
+		if (apple_props_hexval((unsigned char)s[i]) < 0)
 			return false;
-		while ((d = hexval(s[i])) >= 0) {
+		while ((d = apple_props_hexval((unsigned char)s[i])) >= 0) {
 			v = v * 16 + (u64)d;
 			if (v > max)
 				return false;
@@ -573,7 +579,7 @@ static bool tp_acpi_hid(struct tparse *p, u32 *hid)
 	if (strncmp(s, "PNP", 3))
 		return tp_num(p, 0xffffffff, hid);
 	for (i = 3; i < 7; i++) {
-		d = hexval(s[i]);
+		d = apple_props_hexval((unsigned char)s[i]);
 		if (d < 0)
 			return false;
 		v = v << 4 | (u32)d;
@@ -589,7 +595,7 @@ static bool tp_hexdata(struct tparse *p, size_t max, size_t *start, size_t *n)
 	const char *s = p->s + p->pos;
 	size_t i = 0;
 
-	while (hexval(s[i]) >= 0)
+	while (apple_props_hexval((unsigned char)s[i]) >= 0)
 		i++;
 	if (!i || i % 2 || i / 2 > max)
 		return false;
@@ -604,7 +610,8 @@ static void tp_put_hexdata(struct tparse *p, size_t start, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i += 2)
-		tp_put(p, (u8)(hexval(p->s[start + i]) << 4 | hexval(p->s[start + i + 1])));
+		tp_put(p, (u8)(apple_props_hexval((unsigned char)p->s[start + i]) << 4 |
+			       apple_props_hexval((unsigned char)p->s[start + i + 1])));
 }
 
 /* A GUID, 8-4-4-4-12 hex digits, stored as EFI_GUID (first three fields LE). */
@@ -620,8 +627,8 @@ static bool tp_guid(struct tparse *p, u8 *g)
 		if (i && s[pos++] != '-')
 			return false;
 		for (k = 0; k < digits[i]; k += 2) {
-			hi = hexval(s[pos]);
-			lo = hi < 0 ? -1 : hexval(s[pos + 1]);
+			hi = apple_props_hexval((unsigned char)s[pos]);
+			lo = hi < 0 ? -1 : apple_props_hexval((unsigned char)s[pos + 1]);
 			if (lo < 0)
 				return false;
 			raw[o++] = (u8)(hi << 4 | lo);
