@@ -67,6 +67,12 @@
  * machine (or an emulator) on top.
  */
 #define GMUX_TIMEOUT_US			15000
+/*
+ * Once a command is sent, it gets at least this long even if the budget
+ * ran out meanwhile: a CPU that was taken away (a preempted vCPU, an SMI)
+ * must not turn a working gmux into a timeout.
+ */
+#define GMUX_MIN_WAIT_US		2000
 #define GMUX_POLL_US			100
 
 #endif /* MACSUPPORT_GMUX_REGS_H */

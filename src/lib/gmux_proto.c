@@ -51,10 +51,13 @@
 /**
  * struct gmux_op - the budget of one register operation
  * @deadline: now_us() value after which a wait gives up
+ * @grace: now_us() value before which it does not (GMUX_MIN_WAIT_US after
+ *	the command was sent)
  * @polls_left: polls allowed before giving up whatever the clock says
  */
 struct gmux_op {
 	u64 deadline;
+	u64 grace;
 	unsigned int polls_left;
 };
 
@@ -63,7 +66,14 @@ static void gmux_op_start(const struct gmux_io *io, struct gmux_op *op)
 	unsigned int timeout = io->timeout_us ? io->timeout_us : GMUX_TIMEOUT_US;
 
 	op->deadline = io->ops->now_us(io->ctx) + timeout;
-	op->polls_left = 2 * (timeout / GMUX_POLL_US) + 2;
+	op->grace = 0;
+	op->polls_left = 2 * ((timeout + GMUX_MIN_WAIT_US) / GMUX_POLL_US) + 2;
+}
+
+/* The command is on its way: give it GMUX_MIN_WAIT_US whatever the budget says. */
+static void gmux_op_sent(const struct gmux_io *io, struct gmux_op *op)
+{
+	op->grace = io->ops->now_us(io->ctx) + GMUX_MIN_WAIT_US;
 }
 
 /*
@@ -72,7 +82,9 @@ static void gmux_op_start(const struct gmux_io *io, struct gmux_op *op)
  */
 static int gmux_op_expired(struct gmux_io *io, struct gmux_op *op)
 {
-	if (io->ops->now_us(io->ctx) >= op->deadline || !--op->polls_left) {
+	u64 now = io->ops->now_us(io->ctx);
+
+	if ((now >= op->deadline && now >= op->grace) || !--op->polls_left) {
 		io->timeouts++;
 		return -ETIMEDOUT;
 	}
@@ -148,6 +160,7 @@ static int gmux_index_command_read(struct gmux_io *io, u8 port)
 	if (ret)
 		return ret;
 	io->ops->write8(io->ctx, GMUX_PORT_READ, port);
+	gmux_op_sent(io, &op);
 	return gmux_index_wait_complete(io, &op);
 }
 
@@ -160,6 +173,7 @@ static int gmux_index_command_write(struct gmux_io *io, struct gmux_op *op, u8 p
 	if (ret)
 		return ret;
 	io->ops->write8(io->ctx, GMUX_PORT_WRITE, port);
+	gmux_op_sent(io, op);
 	return gmux_index_wait_complete(io, op);
 }
 
@@ -233,6 +247,7 @@ static int gmux_t2_command_read(struct gmux_io *io, u8 port, u8 len)
 		return ret;
 	io->ops->write8(io->ctx, GMUX_T2_PORT_SELECT, port);
 	io->ops->write8(io->ctx, GMUX_T2_COMMAND, GMUX_T2_CMD_READ | len);
+	gmux_op_sent(io, &op);
 	return gmux_t2_wait(io, &op);
 }
 
@@ -270,6 +285,7 @@ static int gmux_t2_write8(struct gmux_io *io, u8 port, u8 val)
 	io->ops->write8(io->ctx, GMUX_T2_DATA, val);
 	io->ops->write8(io->ctx, GMUX_T2_PORT_SELECT, port);
 	io->ops->write8(io->ctx, GMUX_T2_COMMAND, GMUX_T2_CMD_WRITE | 1);
+	gmux_op_sent(io, &op);
 	return gmux_t2_wait(io, &op);
 }
 
@@ -286,6 +302,7 @@ static int gmux_t2_write32(struct gmux_io *io, u8 port, u32 val)
 	io->ops->write32be(io->ctx, GMUX_T2_DATA, val);
 	io->ops->write8(io->ctx, GMUX_T2_PORT_SELECT, port);
 	io->ops->write8(io->ctx, GMUX_T2_COMMAND, GMUX_T2_CMD_WRITE | 4);
+	gmux_op_sent(io, &op);
 	return gmux_t2_wait(io, &op);
 }
 

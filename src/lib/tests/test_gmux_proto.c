@@ -54,6 +54,8 @@ struct tctx {
 	unsigned int nlog;
 	u64 unstick_at;
 	enum gmux_fault unstick_to;
+	u64 cmd_jump;
+	u64 complete_at;
 };
 
 static void acc(struct tctx *t, enum acc_op op, unsigned int off, u32 val)
@@ -63,6 +65,14 @@ static void acc(struct tctx *t, enum acc_op op, unsigned int off, u32 val)
 		gmux_model_set_fault(&t->m, GMUX_FAULT_NONE);
 		gmux_model_set_fault(&t->m, t->unstick_to);
 		t->unstick_at = 0;
+	}
+	if (t->complete_at && t->clock >= t->complete_at) {
+		/* a completion the model was told to lose arrives late */
+		if (t->m.kind == MAC_GMUX_T2)
+			t->m.win[GMUX_T2_COMMAND] = 0;
+		else
+			t->m.win[GMUX_PORT_WRITE] |= 0x01;
+		t->complete_at = 0;
 	}
 	t->count[op]++;
 	if (t->nlog < LOG_MAX) {
@@ -87,6 +97,13 @@ static void t_write8(void *ctx, unsigned int off, u8 val)
 
 	acc(t, ACC_W8, off, val);
 	gmux_model_write8(&t->m, off, val);
+	/* a CPU taken away just as the command went out */
+	if (t->cmd_jump && ((t->m.kind == MAC_GMUX_T2 && off == GMUX_T2_COMMAND) ||
+			    (t->m.kind == MAC_GMUX_INDEXED &&
+			     (off == GMUX_PORT_READ || off == GMUX_PORT_WRITE)))) {
+		t->clock += t->cmd_jump;
+		t->cmd_jump = 0;
+	}
 }
 
 static u32 t_read32(void *ctx, unsigned int off)
@@ -734,7 +751,10 @@ static void test_one_deadline_per_operation(void **state)
 		assert_true(t.clock < GMUX_TIMEOUT_US + GMUX_POLL_US);
 		assert_int_equal(t.io.timeouts, 1);
 
-		/* The same for a read that gets its command through late. */
+		/*
+		 * A read that gets its command through late still waits
+		 * GMUX_MIN_WAIT_US for it, and no longer.
+		 */
 		tctx_init(&t, handshake_kinds[i]);
 		gmux_model_set_fault(&t.m, GMUX_FAULT_STUCK_BUSY);
 		t.unstick_at = GMUX_TIMEOUT_US - GMUX_POLL_US;
@@ -742,7 +762,8 @@ static void test_one_deadline_per_operation(void **state)
 		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_SWITCH_DISPLAY, &val),
 				 -ETIMEDOUT);
 		assert_int_equal(t.m.stats.reg_reads, 1);
-		assert_true(t.clock < GMUX_TIMEOUT_US + GMUX_POLL_US);
+		assert_true(t.clock >= GMUX_TIMEOUT_US - GMUX_POLL_US + GMUX_MIN_WAIT_US);
+		assert_true(t.clock < GMUX_TIMEOUT_US + GMUX_MIN_WAIT_US + GMUX_POLL_US);
 	}
 }
 
@@ -810,7 +831,34 @@ static void test_frozen_clock_bounded(void **state)
 		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_SWITCH_DISPLAY, &val),
 				 -ETIMEDOUT);
 		assert_true(t.delays > 0);
-		assert_true(t.delays <= 2 * (GMUX_TIMEOUT_US / GMUX_POLL_US) + 2);
+		assert_true(t.delays <= 2 * ((GMUX_TIMEOUT_US + GMUX_MIN_WAIT_US) / GMUX_POLL_US) + 2);
+	}
+}
+
+/*
+ * The CPU was taken away for longer than the whole budget right after the
+ * command went out (a preempted vCPU): the gmux that answers meanwhile
+ * still counts.
+ */
+static void test_preempted_after_command(void **state)
+{
+	struct tctx t;
+	unsigned int i;
+	u8 val;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(handshake_kinds); i++) {
+		tctx_init(&t, handshake_kinds[i]);
+		gmux_model_set_fault(&t.m, GMUX_FAULT_LOST_COMPLETION);
+		/*
+		 * The clock jumps past the budget as the command goes out; the
+		 * gmux completes 500 us later.
+		 */
+		t.cmd_jump = GMUX_TIMEOUT_US + 1000;
+		t.complete_at = GMUX_TIMEOUT_US + 1500;
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_SWITCH_DISPLAY, &val), 0);
+		assert_int_equal(val, GMUX_SWITCH_IGD);
+		assert_int_equal(t.io.timeouts, 0);
 	}
 }
 
@@ -1031,7 +1079,7 @@ static void fuzz_kind(enum mac_gmux_kind kind, u32 seed, unsigned int rounds)
 
 		timeout = timeouts[(r >> 8) % ARRAY_SIZE(timeouts)];
 		t.io.timeout_us = timeout;
-		limit = (timeout ? timeout : GMUX_TIMEOUT_US) + GMUX_POLL_US;
+		limit = (timeout ? timeout : GMUX_TIMEOUT_US) + GMUX_MIN_WAIT_US + GMUX_POLL_US;
 		is_write = r & 0x10000;
 		is_word = r & 0x20000;
 		if (is_word)
@@ -1130,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_index_stale_completion),
 		cmocka_unit_test(test_slow_fault_is_simulator_only),
 		cmocka_unit_test(test_frozen_clock_bounded),
+		cmocka_unit_test(test_preempted_after_command),
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_access_counts),
 		cmocka_unit_test(test_access_order),
