@@ -80,8 +80,7 @@ dkms-install:
 	mkdir -p $(DESTDIR)/usr/src/macsupport-$(VERSION)
 	cp -r $(DKMS_FILES) $(DESTDIR)/usr/src/macsupport-$(VERSION)/
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)/src/lib/tests
-	install -D -m 0644 tools/modprobe.d/macsupport.conf \
-		$(DESTDIR)/usr/lib/modprobe.d/macsupport.conf
+	$(MAKE) -C tools install-conf
 	dkms add macsupport/$(VERSION)
 	dkms build macsupport/$(VERSION) -k $(KVER)
 	dkms install macsupport/$(VERSION) -k $(KVER)
@@ -89,4 +88,4 @@ dkms-install:
 dkms-remove:
 	dkms remove macsupport/$(VERSION) --all
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)
-	rm -f $(DESTDIR)/usr/lib/modprobe.d/macsupport.conf
+	$(MAKE) -C tools uninstall-conf
