@@ -633,11 +633,13 @@ static void st_indexed(void)
 	static struct gmux_sim s;
 	u8 *w = st_window();
 	struct simw_guest g;
+	struct gmux_io io;
 	u32 val = 0;
 	int ret;
 
 	sim_init(&s, w, MAC_GMUX_INDEXED);
 	st_guest(&g, &s);
+	simw_gmux_io(&g, MAC_GMUX_INDEXED, &io);
 
 	/* The indexed probe of apple_gmux_detect(). */
 	simw_write8(&g, GMUX_INDEX_PROBE_LO, 0xaa);
@@ -647,7 +649,7 @@ static void st_indexed(void)
 	val = simw_read8(&g, GMUX_INDEX_PROBE_LO) | simw_read8(&g, GMUX_INDEX_PROBE_HI) << 8;
 	st_result(val == GMUX_INDEX_PROBE_MAGIC, "indexed-probe", "read %#x", val);
 
-	ret = simw_index_write32(&g, GMUX_PORT_BRIGHTNESS, 0x1234);
+	ret = gmux_io_write32(&io, GMUX_PORT_BRIGHTNESS, 0x1234);
 	st_result(!ret && s.model.brightness == 0x1234, "indexed-write",
 		  "ret %d, model brightness %#x", ret, s.model.brightness);
 
@@ -659,7 +661,7 @@ static void st_indexed(void)
 		  "0xc2 %#x, 0xd4 %#x", val, simw_get8(w, GMUX_PORT_WRITE));
 
 	val = 0;
-	ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result(!ret && (val & GMUX_BRIGHTNESS_MASK) == 0x1234, "indexed-read",
 		  "ret %d, read %#x", ret, val);
 
@@ -674,13 +676,13 @@ static void st_indexed(void)
 		  simw_load(w, GMUX_SIM_ST_BRIGHTNESS), s.bad);
 
 	st_ctl(&s, GMUX_SIM_OP_FAULT, GMUX_FAULT_STUCK_BUSY);
-	ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result((simw_get8(w, GMUX_PORT_WRITE) & 1) && ret == -ETIMEDOUT &&
 		  simw_load(w, GMUX_SIM_CTL_ACK) == simw_load(w, GMUX_SIM_CTL_SEQ) &&
 		  simw_load(w, GMUX_SIM_ST_FAULT) == GMUX_FAULT_STUCK_BUSY,
 		  "indexed-fault-stuck", "0xd4 %#x, read ret %d", simw_get8(w, GMUX_PORT_WRITE), ret);
 	st_ctl(&s, GMUX_SIM_OP_FAULT, GMUX_FAULT_NONE);
-	ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	sim_poll(&s);
 	st_result(!(simw_get8(w, GMUX_PORT_WRITE) & 1) && !ret, "indexed-fault-cleared",
 		  "0xd4 %#x, read ret %d", simw_get8(w, GMUX_PORT_WRITE), ret);
@@ -702,30 +704,32 @@ static void st_t2(void)
 	static struct gmux_sim s;
 	u8 *w = st_window();
 	struct simw_guest g;
+	struct gmux_io io;
 	u32 val = 0;
 	int ret;
 
 	sim_init(&s, w, MAC_GMUX_T2);
 	st_guest(&g, &s);
+	simw_gmux_io(&g, MAC_GMUX_T2, &io);
 
-	ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result(!ret && val == s.model.brightness && simw_get8(w, GMUX_T2_COMMAND) == 0, "t2-read",
 		  "ret %d, read %#x, model %#x, 0x0f %#x", ret, val, s.model.brightness,
 		  simw_get8(w, GMUX_T2_COMMAND));
 
-	ret = simw_t2_write32(&g, GMUX_PORT_BRIGHTNESS, 0x2345);
+	ret = gmux_io_write32(&io, GMUX_PORT_BRIGHTNESS, 0x2345);
 	val = 0;
 	if (!ret)
-		ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+		ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result(!ret && val == 0x2345 && s.model.brightness == 0x2345, "t2-write-read",
 		  "ret %d, read %#x, model %#x", ret, val, s.model.brightness);
 
 	st_ctl(&s, GMUX_SIM_OP_FAULT, GMUX_FAULT_STUCK_BUSY);
-	ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result(ret == -ETIMEDOUT, "t2-fault-stuck", "read ret %d, 0x0f %#x", ret,
 		  simw_get8(w, GMUX_T2_COMMAND));
 	st_ctl(&s, GMUX_SIM_OP_FAULT, GMUX_FAULT_NONE);
-	ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	st_result(!ret && simw_get8(w, GMUX_T2_COMMAND) == 0, "t2-fault-cleared", "read ret %d, 0x0f %#x",
 		  ret, simw_get8(w, GMUX_T2_COMMAND));
 	munmap(w, GMUX_SIM_WINDOW_LEN);
@@ -861,6 +865,7 @@ static void st_threaded(enum mac_gmux_kind kind, const char *name)
 	u8 *w = st_window();
 	struct st_thread t = { .sim = &s };
 	struct simw_guest g;
+	struct gmux_io io;
 	pthread_t tid;
 	unsigned int i, errors = 0;
 	u64 sum = 0, t0, slow;
@@ -872,6 +877,7 @@ static void st_threaded(enum mac_gmux_kind kind, const char *name)
 	g.poll = st_spin_poll;
 	/* Correctness here, not real time: a loaded host may stall a thread. */
 	g.timeout_us = 1000000;
+	simw_gmux_io(&g, kind, &io);
 	if (pthread_create(&tid, NULL, st_sim_thread, &t)) {
 		st_result(false, name, "pthread_create failed");
 		return;
@@ -881,10 +887,7 @@ static void st_threaded(enum mac_gmux_kind kind, const char *name)
 		if (i % 50 == 0)
 			sim_sleep_us(5000);
 		t0 = simw_now_us();
-		if (kind == MAC_GMUX_T2)
-			ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
-		else
-			ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+		ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 		lat[i] = simw_now_us() - t0;
 		sum += lat[i];
 		if (ret || (val & GMUX_BRIGHTNESS_MASK) != s.model.brightness)
@@ -903,17 +906,14 @@ static void st_threaded(enum mac_gmux_kind kind, const char *name)
 	while (simw_load(w, GMUX_SIM_CTL_ACK) != 2)
 		sim_sleep_us(10);
 	t0 = simw_now_us();
-	if (kind == MAC_GMUX_T2)
-		ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
-	else
-		ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+	ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 	slow = simw_now_us() - t0;
 
 	__atomic_store_n(&t.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(tid, NULL);
 	qsort(lat, N, sizeof(lat[0]), cmp_u64);
-	st_result(!errors && !g.timeouts && !s.dropped && !s.bad, name,
-		  "%u errors, %lu timeouts, %u dropped, %lu bad", errors, g.timeouts,
+	st_result(!errors && !g.timeouts && !io.timeouts && !s.dropped && !s.bad, name,
+		  "%u errors, %lu timeouts, %u dropped, %lu bad", errors, g.timeouts + io.timeouts,
 		  s.dropped, s.bad);
 	printf("# %s: %u register reads (guest polls every 20 us), latency min %llu us, median %llu us, p99 %llu us, max %llu us, mean %llu us\n",
 	       name, N, (unsigned long long)lat[0], (unsigned long long)lat[N / 2],

@@ -327,6 +327,7 @@ static int cmd_bench(u8 *win, unsigned int n)
 	u32 kind = simw_load(win, GMUX_SIM_KIND);
 	struct simw_guest g = { .win = win, .timeout_us = GMUX_TIMEOUT_US };
 	unsigned int i, errors = 0;
+	struct gmux_io io = { 0 };
 	u64 *lat, t0;
 	u32 val;
 	int ret;
@@ -354,12 +355,10 @@ static int cmd_bench(u8 *win, unsigned int n)
 	print_latency("journal", lat, n);
 
 	if (kind == MAC_GMUX_INDEXED || kind == MAC_GMUX_T2) {
+		simw_gmux_io(&g, kind, &io);
 		for (i = 0; i < n; i++) {
 			t0 = simw_now_us();
-			if (kind == MAC_GMUX_T2)
-				ret = simw_t2_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
-			else
-				ret = simw_index_read32(&g, GMUX_PORT_BRIGHTNESS, &val);
+			ret = gmux_io_read32(&io, GMUX_PORT_BRIGHTNESS, &val);
 			lat[i] = simw_now_us() - t0;
 			if (ret)
 				errors++;
@@ -367,7 +366,7 @@ static int cmd_bench(u8 *win, unsigned int n)
 		print_latency("register-read", lat, n);
 	}
 	simw_sync(&g);
-	printf("errors=%u timeouts=%lu\n", errors, g.timeouts);
+	printf("errors=%u timeouts=%lu\n", errors, g.timeouts + io.timeouts);
 	free(lat);
 	return errors ? 1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "macsupport/lib_types.h"
+#include "macsupport/gmux_proto.h"
 #include "macsupport/gmux_regs.h"
 #include "macsupport/gmux_sim.h"
 
@@ -190,107 +191,80 @@ static inline int simw_sync(struct simw_guest *g)
 	return 0;
 }
 
-/* Indexed: wait until bit0 of 0xd4 is clear, acking with 0xd0 meanwhile. */
-static inline int simw_index_wait_ready(struct simw_guest *g)
+/*
+ * The gmux protocols over the window: the same src/lib/gmux_proto.c the
+ * driver runs, plugged into the journalled accessors above. Between polls
+ * the guest runs @poll (the in-process simulator of a self-test) or, with
+ * none, spins for the poll interval as the driver sleeps.
+ */
+static u8 simw_io_read8(void *ctx, unsigned int off)
 {
-	u64 deadline = simw_now_us() + g->timeout_us;
+	return simw_read8(ctx, off);
+}
 
-	while (simw_read8(g, GMUX_PORT_WRITE) & 0x01) {
-		if (simw_now_us() > deadline) {
-			g->timeouts++;
-			return -ETIMEDOUT;
-		}
-		simw_read8(g, GMUX_PORT_READ);
-		simw_guest_poll(g);
+static void simw_io_write8(void *ctx, unsigned int off, u8 val)
+{
+	simw_write8(ctx, off, val);
+}
+
+static u32 simw_io_read32(void *ctx, unsigned int off)
+{
+	return simw_read32(ctx, off);
+}
+
+static void simw_io_write32(void *ctx, unsigned int off, u32 val)
+{
+	simw_write32(ctx, off, val);
+}
+
+static u32 simw_io_read32be(void *ctx, unsigned int off)
+{
+	return simw_read32be(ctx, off);
+}
+
+static void simw_io_write32be(void *ctx, unsigned int off, u32 val)
+{
+	simw_write32be(ctx, off, val);
+}
+
+static void simw_io_delay_us(void *ctx, unsigned int us)
+{
+	struct simw_guest *g = ctx;
+	u64 until = simw_now_us() + us;
+
+	if (g->poll) {
+		g->poll(g->ctx);
+		return;
 	}
-	return 0;
+	while (simw_now_us() < until)
+		__builtin_ia32_pause();
 }
 
-/* Indexed: wait until bit0 of 0xd4 is set, then ack with a read of 0xd0. */
-static inline int simw_index_wait_complete(struct simw_guest *g)
+static u64 simw_io_now_us(void *ctx)
 {
-	u64 deadline = simw_now_us() + g->timeout_us;
-
-	while (!(simw_read8(g, GMUX_PORT_WRITE) & 0x01)) {
-		if (simw_now_us() > deadline) {
-			g->timeouts++;
-			return -ETIMEDOUT;
-		}
-		simw_guest_poll(g);
-	}
-	simw_read8(g, GMUX_PORT_READ);
-	return 0;
+	(void)ctx;
+	return simw_now_us();
 }
 
-static inline int simw_index_read32(struct simw_guest *g, u8 port, u32 *val)
+static const struct gmux_io_ops simw_io_ops __attribute__((unused)) = {
+	.read8		= simw_io_read8,
+	.write8		= simw_io_write8,
+	.read32		= simw_io_read32,
+	.write32	= simw_io_write32,
+	.read32be	= simw_io_read32be,
+	.write32be	= simw_io_write32be,
+	.delay_us	= simw_io_delay_us,
+	.now_us		= simw_io_now_us,
+};
+
+/* A gmux_io of @kind over the guest end @g, bounded by @g's timeout. */
+static inline void simw_gmux_io(struct simw_guest *g, enum mac_gmux_kind kind, struct gmux_io *io)
 {
-	int ret;
-
-	ret = simw_index_wait_ready(g);
-	if (ret)
-		return ret;
-	simw_write8(g, GMUX_PORT_READ, port);
-	ret = simw_index_wait_complete(g);
-	if (ret)
-		return ret;
-	*val = simw_read32(g, GMUX_PORT_VALUE);
-	return 0;
-}
-
-static inline int simw_index_write32(struct simw_guest *g, u8 port, u32 val)
-{
-	int ret;
-
-	simw_write32(g, GMUX_PORT_VALUE, val);
-	ret = simw_index_wait_ready(g);
-	if (ret)
-		return ret;
-	simw_write8(g, GMUX_PORT_WRITE, port);
-	return simw_index_wait_complete(g);
-}
-
-/* T2: wait until the command byte reads 0. */
-static inline int simw_t2_wait(struct simw_guest *g)
-{
-	u64 deadline = simw_now_us() + g->timeout_us;
-
-	while (simw_read8(g, GMUX_T2_COMMAND)) {
-		if (simw_now_us() > deadline) {
-			g->timeouts++;
-			return -ETIMEDOUT;
-		}
-		simw_guest_poll(g);
-	}
-	return 0;
-}
-
-static inline int simw_t2_read32(struct simw_guest *g, u8 port, u32 *val)
-{
-	int ret;
-
-	ret = simw_t2_wait(g);
-	if (ret)
-		return ret;
-	simw_write8(g, GMUX_T2_PORT_SELECT, port);
-	simw_write8(g, GMUX_T2_COMMAND, GMUX_T2_CMD_READ | 4);
-	ret = simw_t2_wait(g);
-	if (ret)
-		return ret;
-	*val = simw_read32be(g, GMUX_T2_DATA);
-	return 0;
-}
-
-static inline int simw_t2_write32(struct simw_guest *g, u8 port, u32 val)
-{
-	int ret;
-
-	ret = simw_t2_wait(g);
-	if (ret)
-		return ret;
-	simw_write32be(g, GMUX_T2_DATA, val);
-	simw_write8(g, GMUX_T2_PORT_SELECT, port);
-	simw_write8(g, GMUX_T2_COMMAND, GMUX_T2_CMD_WRITE | 4);
-	return simw_t2_wait(g);
+	memset(io, 0, sizeof(*io));
+	io->ops = &simw_io_ops;
+	io->ctx = g;
+	io->kind = kind;
+	io->timeout_us = g->timeout_us;
 }
 
 #endif /* GMUX_SIM_WINDOW_H */
