@@ -326,21 +326,29 @@ sim_start()
 		  -device ivshmem-plain,memdev=gmuxsim,bus=pcie.0,addr=0x10)
 }
 
+# stop_process PID: TERM, up to 2 s to go, then KILL; returns its exit status
+stop_process()
+{
+	local i
+
+	kill -TERM "$1" 2>/dev/null
+	for i in $(seq 40); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # sim_stop [WORK]: stop the simulator, delete its file; with WORK, leave the
 # simulator's exit status in WORK/sim-status (0 unless it died on its own).
 sim_stop()
 {
-	local rc i
+	local rc
 
 	if [ -n "${SIM_PID:-}" ]; then
 		# A simulator that had died already keeps its own exit status.
-		kill -TERM "$SIM_PID" 2>/dev/null
-		for i in $(seq 40); do
-			kill -0 "$SIM_PID" 2>/dev/null || break
-			sleep 0.05
-		done
-		kill -KILL "$SIM_PID" 2>/dev/null
-		wait "$SIM_PID" 2>/dev/null
+		stop_process "$SIM_PID"
 		rc=$?
 		[ -n "${1:-}" ] && echo "$rc" > "$1/sim-status"
 		SIM_PID=
@@ -525,16 +533,10 @@ host_agent_start()
 # host_agent_stop WORK: stop the agent, remove its socket and FIFOs
 host_agent_stop()
 {
-	local work=$1 i
+	local work=$1
 
 	if [ -n "${AGENT_PID:-}" ]; then
-		kill -TERM "$AGENT_PID" 2>/dev/null
-		for i in $(seq 40); do
-			kill -0 "$AGENT_PID" 2>/dev/null || break
-			sleep 0.05
-		done
-		kill -KILL "$AGENT_PID" 2>/dev/null
-		wait "$AGENT_PID" 2>/dev/null
+		stop_process "$AGENT_PID"
 		AGENT_PID=
 	fi
 	[ -n "${AGENT_SOCK:-}" ] && rm -f "$AGENT_SOCK"
