@@ -235,6 +235,24 @@ static void props_attach_loaded(struct device *dev, unsigned int load,
 	}
 }
 
+/*
+ * A newer load replaces an older node for the same device, so that reloading
+ * a blob does not pile up copies. props_attach_lock held.
+ */
+static void props_forget_route(const struct apple_dp_route *route)
+{
+	struct props_pending *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &props_pending_list, list) {
+		if (p->route.hid == route->hid && p->route.uid == route->uid &&
+		    p->route.nr_hops == route->nr_hops &&
+		    !memcmp(p->route.hops, route->hops, route->nr_hops * sizeof(route->hops[0]))) {
+			list_del(&p->list);
+			props_pending_free(p);
+		}
+	}
+}
+
 /* Parsing: build one props_pending per resolvable node. */
 struct props_parse_ctx {
 	struct list_head nodes;
@@ -339,8 +357,10 @@ int props_load_blob(const void *buf, size_t len, const char *source)
 
 	mutex_lock(&props_attach_lock);
 	props_loads++;
-	list_for_each_entry(p, &ctx.nodes, list)
+	list_for_each_entry(p, &ctx.nodes, list) {
 		p->load = props_loads;
+		props_forget_route(&p->route);
+	}
 	list_splice_tail(&ctx.nodes, &props_pending_list);
 	props_attach_loaded(NULL, props_loads, &res);
 	mutex_unlock(&props_attach_lock);
