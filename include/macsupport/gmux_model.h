@@ -78,6 +78,9 @@ struct gmux_model_stats {
  * @max_brightness: MAX_BRIGHTNESS
  * @fault: current fault mode
  * @slow_us: delay of GMUX_FAULT_SLOW
+ * @stuck_after: when non-zero, the handshake sticks (as with
+ *	GMUX_FAULT_STUCK_BUSY) once this many more register accesses are done
+ * @stuck_pending: T2: the next command finds the handshake stuck
  * @win: the transport window as the host sees it: port space for classic
  *	and indexed, the 16-byte command window for T2
  * @stats: counters
@@ -96,6 +99,8 @@ struct gmux_model {
 	u32 max_brightness;
 	enum gmux_fault fault;
 	unsigned int slow_us;
+	unsigned int stuck_after;
+	bool stuck_pending;
 	u8 win[256];
 	struct gmux_model_stats stats;
 };

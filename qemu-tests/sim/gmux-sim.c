@@ -290,6 +290,13 @@ static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
 		if (s->model.kind == MAC_GMUX_CLASSIC)
 			sim_put_status(s, GMUX_PORT_INTERRUPT_STATUS);
 		return 0;
+	case GMUX_SIM_OP_STUCK_AFTER:
+		if (!arg || arg > 1000000)
+			return -EINVAL;
+		gmux_model_set_fault(&s->model, GMUX_FAULT_NONE);
+		s->model.stuck_after = arg;
+		sim_put_outputs(s);
+		return 0;
 	case GMUX_SIM_OP_RESET_STATS:
 		memset(&s->model.stats, 0, sizeof(s->model.stats));
 		s->dropped = 0;

@@ -5,6 +5,7 @@
  *
  * usage: gmux-simctl fault none|stuck|garbage|lost|slow
  *        gmux-simctl slow-us N
+ *        gmux-simctl stuck-after N
  *        gmux-simctl raise BITS
  *        gmux-simctl reset-stats
  *        gmux-simctl stats
@@ -18,6 +19,11 @@
  * CONFIG_IO_STRICT_DEVMEM=y, which refuses that mmap when the BAR's start
  * lies in a region a driver claimed; the window starts 64 KiB into the BAR,
  * so apple_gmux_ng's claim of the window never covers the BAR's start.
+ *
+ * "stuck-after N" lets the next N register accesses complete, then sticks
+ * the handshake as "fault stuck" does (a gmux that hangs between two
+ * accesses of the driver, e.g. between suspend and resume); "fault none"
+ * releases it.
  *
  * "stats" prints key=value lines, "get KEY" one value: kind (classic,
  * indexed, t2), fault (none, stuck, garbage, lost, slow) and, in decimal,
@@ -390,6 +396,7 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: gmux-simctl fault none|stuck|garbage|lost|slow\n"
 		"       gmux-simctl slow-us N\n"
+		"       gmux-simctl stuck-after N\n"
 		"       gmux-simctl raise BITS\n"
 		"       gmux-simctl reset-stats\n"
 		"       gmux-simctl stats\n"
@@ -425,6 +432,14 @@ int main(int argc, char **argv)
 			return 1;
 		win = map_window();
 		return control(win, GMUX_SIM_OP_SLOW_US, arg);
+	}
+	if (!strcmp(cmd, "stuck-after") && argc == 3) {
+		if (parse_u32(argv[2], &arg) || !arg) {
+			fprintf(stderr, "gmux-simctl: stuck-after takes a count of 1 or more\n");
+			return 1;
+		}
+		win = map_window();
+		return control(win, GMUX_SIM_OP_STUCK_AFTER, arg);
 	}
 	if (!strcmp(cmd, "raise") && argc == 3) {
 		if (parse_u32(argv[2], &arg) || arg > 0xff) {

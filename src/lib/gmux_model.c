@@ -74,6 +74,12 @@
  * both. Classic gmux have no handshake, so only GARBAGE_VERSION affects
  * them. GMUX_FAULT_SLOW changes nothing here: the simulator applies
  * @slow_us.
+ *
+ * @stuck_after arms GMUX_FAULT_STUCK_BUSY for later: the register read
+ * or write that brings it to 0 completes normally, and the handshake is stuck
+ * from then on (indexed: the completion of that access is never
+ * acknowledged; T2: the next command sticks), as a gmux that hangs between
+ * two accesses of the driver. Setting any fault disarms it.
  */
 
 #define GMUX_MODEL_MAX_BRIGHTNESS	0x1d4c0	/* about 120000, as real ones */
@@ -210,6 +216,8 @@ void gmux_model_init(struct gmux_model *m, enum mac_gmux_kind kind)
 void gmux_model_set_fault(struct gmux_model *m, enum gmux_fault fault)
 {
 	m->fault = fault;
+	m->stuck_after = 0;
+	m->stuck_pending = false;
 
 	if (fault == GMUX_FAULT_NONE) {
 		if (m->kind == MAC_GMUX_INDEXED)
@@ -331,16 +339,28 @@ void gmux_model_reg_write(struct gmux_model *m, u8 port, u32 val)
 
 /* Register accesses carried out by a transport: these count. */
 
+/* @stuck_after: one more register access done. */
+static void gmux_model_count_access(struct gmux_model *m)
+{
+	if (m->stuck_after && !--m->stuck_after)
+		m->stuck_pending = true;
+}
+
 static u32 gmux_model_do_read(struct gmux_model *m, u8 port)
 {
+	u32 val;
+
 	m->stats.reg_reads++;
-	return gmux_model_reg_read(m, port);
+	val = gmux_model_reg_read(m, port);
+	gmux_model_count_access(m);
+	return val;
 }
 
 static void gmux_model_do_write(struct gmux_model *m, u8 port, u32 val)
 {
 	m->stats.reg_writes++;
 	gmux_model_reg_write(m, port, val);
+	gmux_model_count_access(m);
 }
 
 static u32 gmux_model_get_le32(const u8 *p)
@@ -396,12 +416,18 @@ static void gmux_model_index_store(struct gmux_model *m, unsigned int off, u8 va
 		for (i = 0; i < 4; i++)
 			m->win[GMUX_PORT_VALUE + i] = (u8)(data >> (i * 8));
 		gmux_model_index_command_done(m);
+		/* Completion shown, acknowledgement never taken. */
+		if (m->stuck_pending)
+			gmux_model_set_fault(m, GMUX_FAULT_STUCK_BUSY);
 		break;
 	case GMUX_PORT_WRITE:
 		if (m->fault == GMUX_FAULT_STUCK_BUSY)
 			break;
 		gmux_model_do_write(m, val, gmux_model_get_le32(&m->win[GMUX_PORT_VALUE]));
 		gmux_model_index_command_done(m);
+		/* Completion shown, acknowledgement never taken. */
+		if (m->stuck_pending)
+			gmux_model_set_fault(m, GMUX_FAULT_STUCK_BUSY);
 		break;
 	default:
 		break;
@@ -417,6 +443,8 @@ static void gmux_model_t2_command(struct gmux_model *m, u8 cmd)
 	u8 *data = &m->win[GMUX_T2_DATA];
 	u32 val;
 
+	if (m->stuck_pending)
+		gmux_model_set_fault(m, GMUX_FAULT_STUCK_BUSY);
 	if (m->fault == GMUX_FAULT_STUCK_BUSY) {
 		m->win[GMUX_T2_COMMAND] = GMUX_MODEL_T2_CMD_STUCK;
 		return;
