@@ -10,14 +10,22 @@
 #include <linux/acpi.h>
 #include <linux/atomic.h>
 #include <linux/backlight.h>
+#include <linux/mutex.h>
 #include <linux/pnp.h>
 #include <linux/regmap.h>
+#include <linux/workqueue.h>
 
 #include "macsupport/gmux_proto.h"
 #include "macsupport/gmux_regs.h"
 #include "macsupport/mac_model.h"
 
 #define GMUX_DRIVER_NAME	"apple_gmux_ng"
+
+/*
+ * Consecutive failed notifications after which the GPE is disabled: a
+ * status that cannot be cleared keeps a level-triggered GPE firing.
+ */
+#define GMUX_NOTIFY_MAX_FAILURES	8
 
 /**
  * struct gmux_window - where and how the driver reaches the gmux
@@ -49,14 +57,26 @@ struct gmux_window {
  * @gpe: GPE number from GMGP, or -1 when the firmware gives none
  * @bdev: the backlight device, or NULL when another interface drives the panel
  * @max_brightness: the backlight's maximum (register 0x70, capped)
+ * @backlight_why: why the backlight was or was not registered (for debugfs)
+ * @apple_bl_register: apple_bl's apple_bl_register() while apple_bl is
+ *	evicted (its module is pinned until it is given back), else NULL
  * @debugfs: debugfs directory
  * @selected_port: register that debugfs selected_port_data reads and writes
- * @notify_count: gmux notifications handled
- * @notify_errors: notifications whose register access failed
- * @status_seen: OR of every interrupt status handled
+ * @irq_lock: serialises the notify handler, system sleep, the unmask retry
+ *	and teardown; protects the fields below
  * @suspended: interrupts are off for a system sleep
+ * @irq_stopping: teardown has begun: nothing may unmask any more
+ * @gpe_off: the GPE was disabled after GMUX_NOTIFY_MAX_FAILURES
+ * @notify_fail_run: consecutive failed notifications
+ * @unmask_pending: the interrupt should be on but the gmux did not take it
+ * @unmask_retries: attempts of @unmask_work since the last success
+ * @unmask_work: unmasks the interrupt once the gmux answers again
  * @suspend_count: system suspends seen
  * @resume_count: resumes seen
+ * @notify_count: gmux notifications handled
+ * @notify_errors: notifications whose register access failed
+ * @notify_ignored: notifications that came after the GPE was disabled
+ * @status_seen: OR of every interrupt status handled
  */
 struct apple_gmux_ng {
 	struct pnp_dev *pnp;
@@ -69,14 +89,25 @@ struct apple_gmux_ng {
 	int gpe;
 	struct backlight_device *bdev;
 	u32 max_brightness;
+	const char *backlight_why;
+	int (*apple_bl_register)(void);
 	struct dentry *debugfs;
 	u8 selected_port;
-	atomic_t notify_count;
-	atomic_t notify_errors;
-	atomic_t status_seen;
+
+	struct mutex irq_lock;
 	bool suspended;
+	bool irq_stopping;
+	bool gpe_off;
+	unsigned int notify_fail_run;
+	bool unmask_pending;
+	unsigned int unmask_retries;
+	struct delayed_work unmask_work;
 	unsigned int suspend_count;
 	unsigned int resume_count;
+	atomic_t notify_count;
+	atomic_t notify_errors;
+	atomic_t notify_ignored;
+	atomic_t status_seen;
 };
 
 /* gmux_regmap.c */
@@ -92,7 +123,8 @@ int gmux_backlight_init(struct apple_gmux_ng *gmux);
 
 /* gmux_irq.c */
 int gmux_irq_init(struct apple_gmux_ng *gmux);
-int gmux_irq_set_enabled(struct apple_gmux_ng *gmux, bool enable);
+void gmux_irq_suspend(struct apple_gmux_ng *gmux);
+void gmux_irq_resume(struct apple_gmux_ng *gmux);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

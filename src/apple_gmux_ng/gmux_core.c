@@ -159,6 +159,7 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 		return -ENOMEM;
 	gmux->pnp = pnp;
 	gmux->gpe = -1;
+	mutex_init(&gmux->irq_lock);
 	gmux->handle = ACPI_HANDLE(dev);
 	if (!gmux->handle)
 		return -ENODEV;
@@ -223,27 +224,26 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	return 0;
 }
 
+/* The rest is device-managed and undone in the reverse order of probe. */
 static void gmux_remove(struct pnp_dev *pnp)
 {
 	gmux_debugfs_exit(pnp_get_drvdata(pnp));
 }
 
+/*
+ * A gmux that does not answer must not keep the machine awake: both only
+ * log (see DOC: Interrupt), so .resume runs after every .suspend.
+ */
 static int gmux_suspend(struct device *dev)
 {
-	struct apple_gmux_ng *gmux = dev_get_drvdata(dev);
-
-	gmux->suspended = true;
-	gmux->suspend_count++;
-	return gmux->gpe >= 0 ? gmux_irq_set_enabled(gmux, false) : 0;
+	gmux_irq_suspend(dev_get_drvdata(dev));
+	return 0;
 }
 
 static int gmux_resume(struct device *dev)
 {
-	struct apple_gmux_ng *gmux = dev_get_drvdata(dev);
-
-	gmux->suspended = false;
-	gmux->resume_count++;
-	return gmux->gpe >= 0 ? gmux_irq_set_enabled(gmux, true) : 0;
+	gmux_irq_resume(dev_get_drvdata(dev));
+	return 0;
 }
 
 static DEFINE_SIMPLE_DEV_PM_OPS(gmux_pm_ops, gmux_suspend, gmux_resume);

@@ -17,7 +17,9 @@
  *
  * /sys/kernel/debug/apple_gmux_ng/<pnp device>/ holds, for developers:
  *
- * - state: kind, version, window, transport, interrupt and error counters
+ * - state: kind, version, window, transport, interrupt and error counters;
+ *   gpe_state is "on", "off" (disabled after GMUX_NOTIFY_MAX_FAILURES
+ *   failed notifications in a row, or being torn down) or "none"
  * - registers: every named register read through the protocol, by name
  * - selected_port, selected_port_data: select a register, then read it or
  *   write it (text, e.g. "0x1000"). Writes go to the hardware and are
@@ -63,10 +65,17 @@ static int gmux_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "max_brightness: %u\n", gmux->max_brightness);
 	seq_printf(s, "notifications: %d\n", atomic_read(&gmux->notify_count));
 	seq_printf(s, "notify_errors: %d\n", atomic_read(&gmux->notify_errors));
+	seq_printf(s, "notify_ignored: %d\n", atomic_read(&gmux->notify_ignored));
 	seq_printf(s, "status_seen: 0x%02x\n", atomic_read(&gmux->status_seen));
 	seq_printf(s, "timeouts: %lu\n", gmux->io.timeouts);
+	mutex_lock(&gmux->irq_lock);
+	seq_printf(s, "gpe_state: %s\n", gmux->gpe < 0 ? "none" : gmux->gpe_off ? "off" : "on");
+	seq_printf(s, "notify_fail_run: %u\n", gmux->notify_fail_run);
+	seq_printf(s, "unmask_pending: %d\n", gmux->unmask_pending);
+	seq_printf(s, "unmask_retries: %u\n", gmux->unmask_retries);
 	seq_printf(s, "suspends: %u\n", gmux->suspend_count);
 	seq_printf(s, "resumes: %u\n", gmux->resume_count);
+	mutex_unlock(&gmux->irq_lock);
 	if (gmux->win.sim_journal)
 		seq_printf(s, "sim_journal_dropped: %lu\n", gmux->win.sim_dropped);
 	return 0;

@@ -20,7 +20,48 @@
  * T2 firmware answers _OSI("Darwin") by leaving the GPIO armed only until
  * GMSP(0) is called; without that call every interrupt is followed by an
  * endless flood of notifications with status 0, so the handler calls it.
+ *
+ * A gmux that does not answer cannot be allowed to cost more than a bounded
+ * number of attempts: a status that cannot be cleared keeps the
+ * level-triggered GPE firing, at up to two handshake timeouts per attempt.
+ * After GMUX_NOTIFY_MAX_FAILURES notifications in a row failed, the driver
+ * disables the GPE and runs without the interrupt until it is reloaded;
+ * debugfs state shows it. Without a GMGP object, or when the GPE cannot be
+ * enabled, the driver runs without the interrupt from the start.
+ *
+ * System sleep masks the interrupt and resume unmasks it. Neither fails:
+ * a gmux that does not answer must not keep the machine awake. If the
+ * unmask at resume fails, a work item retries (every 0.5 s, backing off to
+ * 5 s) until the gmux answers, then puts the backlight level back too.
  */
+
+static int gmux_irq_set_enabled(struct apple_gmux_ng *gmux, bool enable)
+{
+	return regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_ENABLE,
+			    enable ? GMUX_INT_ENABLE : GMUX_INT_DISABLE);
+}
+
+/* The interrupt should be unmasked now. Called with irq_lock held. */
+static bool gmux_irq_wanted(struct apple_gmux_ng *gmux)
+{
+	return gmux->gpe >= 0 && !gmux->gpe_off && !gmux->irq_stopping && !gmux->suspended;
+}
+
+/* A notification failed; called with irq_lock held. */
+static void gmux_notify_failed(struct apple_gmux_ng *gmux, u32 event, int ret)
+{
+	struct device *dev = &gmux->pnp->dev;
+
+	atomic_inc(&gmux->notify_errors);
+	gmux->notify_fail_run++;
+	dev_warn_ratelimited(dev, "notify 0x%x: gmux access failed: %pe\n", event, ERR_PTR(ret));
+	if (gmux->notify_fail_run < GMUX_NOTIFY_MAX_FAILURES)
+		return;
+	acpi_disable_gpe(NULL, gmux->gpe);
+	gmux->gpe_off = true;
+	dev_err(dev, "%u notifications in a row failed: GPE 0x%x disabled, running without the gmux interrupt\n",
+		gmux->notify_fail_run, gmux->gpe);
+}
 
 static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 {
@@ -30,6 +71,12 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	acpi_status as;
 	int ret;
 
+	mutex_lock(&gmux->irq_lock);
+	if (gmux->gpe_off || gmux->irq_stopping) {
+		/* queued before the GPE went off */
+		atomic_inc(&gmux->notify_ignored);
+		goto out;
+	}
 	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &status);
 	if (ret)
 		goto err;
@@ -45,51 +92,136 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 			dev_warn_ratelimited(dev, "GMSP(0) failed: %s\n",
 					     acpi_format_exception(as));
 	}
-	if (!gmux->suspended) {
-		ret = regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_ENABLE, GMUX_INT_ENABLE);
+	if (gmux_irq_wanted(gmux)) {
+		ret = gmux_irq_set_enabled(gmux, true);
 		if (ret)
 			goto err;
+		gmux->unmask_pending = false;
 	}
+	gmux->notify_fail_run = 0;
 	atomic_or(status, &gmux->status_seen);
 	atomic_inc(&gmux->notify_count);
 	dev_dbg(dev, "notify 0x%x, interrupt status 0x%02x\n", event, status);
-	return;
+	goto out;
 
 err:
-	atomic_inc(&gmux->notify_errors);
-	dev_warn_ratelimited(dev, "notify 0x%x: gmux access failed: %pe\n", event, ERR_PTR(ret));
+	gmux_notify_failed(gmux, event, ret);
+out:
+	mutex_unlock(&gmux->irq_lock);
+}
+
+#define GMUX_UNMASK_RETRY_FIRST	(HZ / 2)
+#define GMUX_UNMASK_RETRY_MAX	(5 * HZ)
+
+/* Unmask once the gmux answers again, then put the backlight level back. */
+static void gmux_unmask_work(struct work_struct *work)
+{
+	struct apple_gmux_ng *gmux = container_of(to_delayed_work(work), struct apple_gmux_ng,
+						  unmask_work);
+	unsigned long delay;
+	bool done = false;
+	int ret;
+
+	mutex_lock(&gmux->irq_lock);
+	if (!gmux->unmask_pending || !gmux_irq_wanted(gmux))
+		goto out;
+	ret = gmux_irq_set_enabled(gmux, true);
+	if (ret) {
+		gmux->unmask_retries++;
+		delay = GMUX_UNMASK_RETRY_FIRST << min(gmux->unmask_retries, 4U);
+		schedule_delayed_work(&gmux->unmask_work, min(delay, GMUX_UNMASK_RETRY_MAX));
+		goto out;
+	}
+	gmux->unmask_pending = false;
+	done = true;
+	dev_info(&gmux->pnp->dev, "the gmux answers again (after %u retries): interrupt unmasked\n",
+		 gmux->unmask_retries);
+out:
+	mutex_unlock(&gmux->irq_lock);
+	/* its resume, after ours, could not reach the gmux either */
+	if (done && gmux->bdev)
+		backlight_update_status(gmux->bdev);
 }
 
 /**
- * gmux_irq_set_enabled() - unmask or mask the gmux interrupt
+ * gmux_irq_suspend() - mask the gmux interrupt for a system sleep
  * @gmux: the gmux
- * @enable: unmask if true
  *
- * Return: 0 or a negative errno from the register access.
+ * Never fails: a gmux that does not answer is logged and the machine
+ * sleeps anyway.
  */
-int gmux_irq_set_enabled(struct apple_gmux_ng *gmux, bool enable)
+void gmux_irq_suspend(struct apple_gmux_ng *gmux)
 {
-	return regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_ENABLE,
-			    enable ? GMUX_INT_ENABLE : GMUX_INT_DISABLE);
+	int ret;
+
+	cancel_delayed_work_sync(&gmux->unmask_work);
+	mutex_lock(&gmux->irq_lock);
+	gmux->suspended = true;
+	gmux->suspend_count++;
+	if (gmux->gpe >= 0 && !gmux->irq_stopping) {
+		ret = gmux_irq_set_enabled(gmux, false);
+		if (ret)
+			dev_warn(&gmux->pnp->dev, "cannot mask the gmux interrupt for sleep (%pe); sleeping anyway\n",
+				 ERR_PTR(ret));
+	}
+	mutex_unlock(&gmux->irq_lock);
 }
 
+/**
+ * gmux_irq_resume() - unmask the gmux interrupt after a system sleep
+ * @gmux: the gmux
+ *
+ * If the gmux does not take it, retries from a work item until it does.
+ */
+void gmux_irq_resume(struct apple_gmux_ng *gmux)
+{
+	int ret;
+
+	mutex_lock(&gmux->irq_lock);
+	gmux->suspended = false;
+	gmux->resume_count++;
+	if (gmux_irq_wanted(gmux)) {
+		ret = gmux_irq_set_enabled(gmux, true);
+		gmux->unmask_pending = ret != 0;
+		if (ret) {
+			gmux->unmask_retries = 0;
+			dev_warn(&gmux->pnp->dev, "cannot unmask the gmux interrupt after sleep (%pe); retrying until the gmux answers\n",
+				 ERR_PTR(ret));
+			schedule_delayed_work(&gmux->unmask_work, GMUX_UNMASK_RETRY_FIRST);
+		}
+	}
+	mutex_unlock(&gmux->irq_lock);
+}
+
+/* The reverse of gmux_irq_init(). */
 static void gmux_irq_exit(void *data)
 {
 	struct apple_gmux_ng *gmux = data;
+	bool gpe_on;
 
-	/* waits for a running handler, which could unmask again */
-	acpi_remove_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY, gmux_notify_handler);
-	acpi_disable_gpe(NULL, gmux->gpe);
+	/* From here on nothing unmasks: not the handler, not the work. */
+	mutex_lock(&gmux->irq_lock);
+	gmux->irq_stopping = true;
+	gpe_on = !gmux->gpe_off;
+	gmux->gpe_off = true;
+	mutex_unlock(&gmux->irq_lock);
+	cancel_delayed_work_sync(&gmux->unmask_work);
+
 	gmux_irq_set_enabled(gmux, false);
+	if (gpe_on)
+		acpi_disable_gpe(NULL, gmux->gpe);
+	/* waits for a running handler, which now returns at once */
+	acpi_remove_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY, gmux_notify_handler);
 }
 
 /**
  * gmux_irq_init() - take the gmux interrupt
  * @gmux: the gmux, with its regmap ready
  *
- * Without a GMGP object the gmux still works, only without interrupts.
+ * Without a GMGP object, or if the notify handler cannot be installed or
+ * the GPE cannot be enabled, the gmux works on without interrupts.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (the gmux did not take the unmask).
  */
 int gmux_irq_init(struct apple_gmux_ng *gmux)
 {
@@ -99,6 +231,7 @@ int gmux_irq_init(struct apple_gmux_ng *gmux)
 	int ret;
 
 	gmux->gpe = -1;
+	INIT_DELAYED_WORK(&gmux->unmask_work, gmux_unmask_work);
 	as = acpi_evaluate_integer(gmux->handle, "GMGP", NULL, &gpe);
 	if (ACPI_FAILURE(as)) {
 		dev_info(dev, "no GMGP object: running without the gmux interrupt\n");
@@ -108,19 +241,24 @@ int gmux_irq_init(struct apple_gmux_ng *gmux)
 	as = acpi_install_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY,
 					 gmux_notify_handler, gmux);
 	if (ACPI_FAILURE(as)) {
-		dev_err(dev, "cannot install the notify handler: %s\n", acpi_format_exception(as));
-		return -ENODEV;
+		dev_warn(dev, "cannot install the notify handler (%s): running without the gmux interrupt\n",
+			 acpi_format_exception(as));
+		return 0;
 	}
 	as = acpi_enable_gpe(NULL, gpe);
 	if (ACPI_FAILURE(as)) {
 		acpi_remove_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY, gmux_notify_handler);
-		dev_err(dev, "cannot enable GPE 0x%llx: %s\n", gpe, acpi_format_exception(as));
-		return -ENODEV;
+		dev_warn(dev, "cannot enable GPE 0x%llx (%s): running without the gmux interrupt\n",
+			 gpe, acpi_format_exception(as));
+		return 0;
 	}
 	gmux->gpe = gpe;
 
 	ret = devm_add_action_or_reset(dev, gmux_irq_exit, gmux);
 	if (ret)
 		return ret;
-	return gmux_irq_set_enabled(gmux, true);
+	ret = gmux_irq_set_enabled(gmux, true);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot unmask the gmux interrupt\n");
+	return 0;
 }

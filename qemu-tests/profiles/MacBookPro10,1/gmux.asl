@@ -16,6 +16,7 @@
  *    variable inside GMUX. GMSP keeps the real logic (it ORs its argument
  *    in, so GMSP (0) never clears the bit, exactly as on the Mac).
  *  - Nothing raises GPE 0x16 in QEMU; _L16 exists so the GPE has a handler.
+ *  - TEST ONLY: TGPB and TGPR change GMGP (see below).
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
  *    harness has put its ivshmem-plain device at 00:10.0 (see GSIM and
@@ -145,6 +146,21 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
             Name (GP06, Zero)
 
             Name (GMGP, 0x16)
+
+            /*
+             * TEST ONLY: GMGP names a GPE that does not exist (TGPB) or the
+             * real one again (TGPR), for the driver's path where
+             * acpi_enable_gpe() fails (qemu-tests/tests/59-gmux-notify-failures.sh).
+             */
+            Method (TGPB, 0, NotSerialized)
+            {
+                Store (0xEE, GMGP)
+            }
+
+            Method (TGPR, 0, NotSerialized)
+            {
+                Store (0x16, GMGP)
+            }
             Method (GMSP, 1, NotSerialized)
             {
                 If (LLessEqual (Arg0, One))

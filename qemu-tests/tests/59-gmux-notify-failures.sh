@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The notify handler gives up on a gmux that does not answer (issue 7,
+# item 2). With the handshake stuck, the status raised by the simulated
+# gmux cannot be cleared, so the level-triggered GPE would fire again and
+# again. The GPE method is evaluated by the test-only helper, as the GPE
+# would run it (see 52-gmux-notify.sh), more times than the driver may try:
+# after GMUX_NOTIFY_MAX_FAILURES (8) failures in a row the driver must
+# disable the GPE (/sys/firmware/acpi/interrupts/gpeXX says "disabled")
+# and ignore what is still queued, and keep working without the interrupt.
+# Then, where the profile lets the test point GMGP at a GPE that does not
+# exist (TGPB), acpi_enable_gpe() fails: the driver must bind anyway.
+
+gmux_simulated || exit 0
+[ "$EXPECT_GMUX_KIND" = classic ] && exit 0
+modprobe macsupport_test_acpi
+eval_acpi() { echo "$1" > /sys/kernel/debug/macsupport_test_acpi/eval; cat /sys/kernel/debug/macsupport_test_acpi/eval; }
+gpe=$(printf '%02X' "$EXPECT_GMUX_GPE")
+gpefile=/sys/firmware/acpi/interrupts/gpe$gpe
+max=8
+fires=$((max + 4))
+
+gmux_load
+before=$(cat "$gpefile" 2>/dev/null)
+gmux-simctl fault stuck > /dev/null
+gmux-simctl raise 0x04 > /dev/null
+t0=$(uptime_cs)
+i=0
+while [ $i -lt $fires ]; do
+	eval_acpi "\\_GPE._L$gpe" > /dev/null
+	i=$((i + 1))
+done
+# Let the queued notifications drain: the count must settle.
+last=-1
+n=0
+while [ "$(gmux_state notify_errors)" != "$last" ] && [ $n -lt 20 ]; do
+	last=$(gmux_state notify_errors)
+	sleep 0.5
+	n=$((n + 1))
+done
+t1=$(uptime_cs)
+errors=$(gmux_state notify_errors)
+ignored=$(gmux_state notify_ignored)
+state=$(gmux_state gpe_state)
+after=$(cat "$gpefile" 2>/dev/null)
+if [ "$errors" = "$max" ] && [ "$((errors + ignored))" = "$fires" ] &&
+   [ "$state" = off ] && echo "$after" | grep -q disabled; then
+	pass apple_gmux_ng notify-failures-disable-gpe "$fires fires: $errors attempts, $ignored ignored, GPE 0x$gpe '$(echo $before) -> $(echo $after)' in $(((t1 - t0) * 10)) ms"
+else
+	fail apple_gmux_ng notify-failures-disable-gpe "$fires fires: attempts ${errors:-?} (want $max), ignored ${ignored:-?}, gpe_state ${state:-?}, GPE 0x$gpe '$(echo $before) -> $(echo $after)'"
+fi
+gmux-simctl fault none > /dev/null
+
+# More fires now reach nothing.
+eval_acpi "\\_GPE._L$gpe" > /dev/null
+sleep 0.5
+if [ "$(gmux_state notify_errors)" = "$errors" ] && [ "$(gmux_state notifications)" = 0 ]; then
+	pass apple_gmux_ng notify-no-storm "GPE off: a further fire costs no gmux access"
+else
+	fail apple_gmux_ng notify-no-storm "attempts $(gmux_state notify_errors), handled $(gmux_state notifications) after the GPE went off"
+fi
+level=$(( $(cat "$BL/max_brightness") / 5 + 3 ))
+echo "$level" > "$BL/brightness"
+if [ "$(gmux-simctl get brightness)" = "$level" ]; then
+	pass apple_gmux_ng notify-failures-gmux-works "backlight works without the interrupt"
+else
+	fail apple_gmux_ng notify-failures-gmux-works "brightness $(gmux-simctl get brightness), want $level"
+fi
+rmmod apple_gmux_ng
+after=$(cat "$gpefile" 2>/dev/null)
+if echo "$after" | grep -q disabled; then
+	pass apple_gmux_ng notify-failures-unload "GPE 0x$gpe after unload: $(echo $after)"
+else
+	fail apple_gmux_ng notify-failures-unload "GPE 0x$gpe after unload: $(echo $after)"
+fi
+
+# acpi_enable_gpe() fails: the gmux works on without the interrupt.
+case "$(eval_acpi "${EXPECT_GMUX_PATH}.TGPB")" in
+ok*)
+	dmesg_mark bad-gpe
+	gmux_load
+	drv=$(basename "$(readlink "$(gmux_pnp)/driver" 2>/dev/null)")
+	msg=$(dmesg_since bad-gpe | grep -o 'cannot enable GPE.*' | head -n 1)
+	if [ "$drv" = apple_gmux_ng ] && [ "$(gmux_state gpe)" = -1 ] && [ -n "$msg" ]; then
+		pass apple_gmux_ng gpe-enable-failure-binds "$msg"
+	else
+		fail apple_gmux_ng gpe-enable-failure-binds "driver '$drv', gpe $(gmux_state gpe 2>/dev/null); $(dmesg_since bad-gpe | grep apple_gmux_ng | tail -n 2 | tr '\n' ' ' | cut -c 1-160)"
+	fi
+	rmmod apple_gmux_ng 2>/dev/null
+	eval_acpi "${EXPECT_GMUX_PATH}.TGPR" > /dev/null ;;
+esac
+rmmod macsupport_test_acpi
