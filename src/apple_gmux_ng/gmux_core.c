@@ -29,8 +29,8 @@
  *   port I/O at 0x700;
  * - indexed (MacBookPro10,1 to 14,3): a Renesas H8S/2113 behind a mailbox
  *   in the same port range;
- * - T2 (MacBookPro15,1 to 16,4): reached through an 8-byte memory window
- *   at 0xfe0b0200 and a command byte.
+ * - T2 (MacBookPro15,1 to 16,4): reached through a 16-byte memory window
+ *   at 0xfe0b0200 (ACPI declares 8) and a command byte at its end.
  *
  * The firmware describes it as an ACPI device with _HID APP000B:
  * \_SB.PCI0.LPCB.GMUX before the T2, \_SB.PCI0.LPCB.GPUC on T2 Macs.
@@ -94,20 +94,12 @@ static int gmux_map_sim_window(struct apple_gmux_ng *gmux)
 	return 0;
 }
 
-/*
- * Map the gmux's registers: its I/O range (classic, indexed) or its memory
- * window (T2). @is_port tells which.
- */
-static int gmux_map_window(struct apple_gmux_ng *gmux, bool *is_port)
+/* The window the firmware declares (see gmux_map_window()). */
+static int gmux_map_real_window(struct apple_gmux_ng *gmux, bool *is_port)
 {
 	struct device *dev = &gmux->pnp->dev;
 	struct resource *res;
-
-	gmux->io.ops = &gmux_iomem_ops;
-	if (gmux_test_kind != MAC_GMUX_NONE) {
-		*is_port = gmux_test_kind != MAC_GMUX_T2;
-		return gmux_map_sim_window(gmux);
-	}
+	resource_size_t len;
 
 	res = pnp_get_resource(gmux->pnp, IORESOURCE_IO, 0);
 	if (res && pnp_resource_valid(res)) {
@@ -127,9 +119,13 @@ static int gmux_map_window(struct apple_gmux_ng *gmux, bool *is_port)
 	if (res && pnp_resource_valid(res)) {
 		gmux->win.res = res;
 		*is_port = false;
-		if (!devm_request_mem_region(dev, res->start, resource_size(res), GMUX_DRIVER_NAME))
+		/*
+		 * ACPI declares 8 bytes, but the driver drives 16 (port
+		 * select 0x0e, command 0x0f): claim all it touches.
+		 */
+		len = max_t(resource_size_t, resource_size(res), GMUX_T2_WINDOW_LEN);
+		if (!devm_request_mem_region(dev, res->start, len, GMUX_DRIVER_NAME))
 			goto busy;
-		/* ACPI declares 8 bytes; the command window is 16 */
 		gmux->win.base = devm_ioremap(dev, res->start, GMUX_T2_WINDOW_LEN);
 		return gmux->win.base ? 0 : -ENOMEM;
 	}
@@ -140,6 +136,27 @@ static int gmux_map_window(struct apple_gmux_ng *gmux, bool *is_port)
 busy:
 	dev_err(dev, "gmux window %pR is already in use (is the in-tree apple-gmux bound?)\n", res);
 	return -EBUSY;
+}
+
+/*
+ * Claim and map the gmux's registers: its I/O range (classic, indexed) or
+ * its memory window (T2). @is_port tells which. With the test-only
+ * simulator the real window is claimed all the same (it is what the claim
+ * is tested on), and the simulator's window is then used instead.
+ */
+static int gmux_map_window(struct apple_gmux_ng *gmux, bool *is_port)
+{
+	int ret;
+
+	gmux->io.ops = &gmux_iomem_ops;
+	if (gmux_test_kind != MAC_GMUX_NONE) {
+		ret = gmux_map_real_window(gmux, is_port);
+		if (ret)
+			return ret;
+		*is_port = gmux_test_kind != MAC_GMUX_T2;
+		return gmux_map_sim_window(gmux);
+	}
+	return gmux_map_real_window(gmux, is_port);
 }
 
 static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
@@ -168,6 +185,13 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	product = macsupport_dmi_string(DMI_PRODUCT_NAME);
 	pnp_set_drvdata(pnp, gmux);
 
+	/* Known not to be there: not even probed (the window may be anything). */
+	if (gmux->model && gmux->model->gmux == MAC_GMUX_FAKE) {
+		dev_info(dev, "%s has no gmux although its firmware declares %s; ignoring it\n",
+			 product, path);
+		return -ENODEV;
+	}
+
 	ret = gmux_map_window(gmux, &is_port);
 	if (ret)
 		return ret;
@@ -183,12 +207,6 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 			mac_gmux_kind_name(kind), mac_gmux_kind_name(gmux_test_kind));
 		return -ENODEV;
 	}
-	if (gmux->model && gmux->model->gmux == MAC_GMUX_FAKE) {
-		dev_info(dev, "%s has no gmux although its firmware declares %s; ignoring it\n",
-			 product, path);
-		return -ENODEV;
-	}
-
 	gmux->io.ctx = &gmux->win;
 	gmux->io.kind = kind;
 	gmux->io.timeout_us = GMUX_TIMEOUT_US;
