@@ -23,7 +23,8 @@
  * - registers: every named register read through the protocol, by name
  * - selected_port, selected_port_data: select a register, then read it or
  *   write it (text, e.g. "0x1000"). Writes go to the hardware and are
- *   refused while the kernel is locked down.
+ *   refused while the kernel is locked down; a value wider than the
+ *   register (above 0xff for an 8-bit one) is refused with -ERANGE.
  *
  * The regmap core adds its own register dump under /sys/kernel/debug/regmap/.
  */
@@ -111,6 +112,9 @@ static ssize_t gmux_port_data_write(struct file *file, const char __user *ubuf, 
 	ret = kstrtouint_from_user(ubuf, count, 0, &val);
 	if (ret)
 		return ret;
+	/* the gmux would keep the low byte: refuse rather than truncate */
+	if (!gmux_reg_is_32bit(gmux->io.kind, gmux->selected_port) && val > U8_MAX)
+		return -ERANGE;
 	ret = regmap_write(gmux->regmap, gmux->selected_port, val);
 	if (ret)
 		return ret;
