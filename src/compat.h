@@ -26,4 +26,19 @@
 #define MACSUPPORT_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
 #endif
 
+/*
+ * The kernel's backlight choice (drivers/acpi/video_detect.c). 6.1 detects
+ * only the port I/O gmux: on a T2 Mac it never chooses
+ * acpi_backlight_apple_gmux and, without ACPI video or a native backlight,
+ * falls back to acpi_backlight_vendor, which Debian 6.1's apple_bl does not
+ * check (apple_gmux_ng evicts it). There the gmux is the vendor interface.
+ * 6.12 detects all three gmux kinds and leaves acpi_backlight_vendor to
+ * apple_bl, which then registers by itself.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define MACSUPPORT_GMUX_BACKLIGHT_ON_VENDOR	false
+#else
+#define MACSUPPORT_GMUX_BACKLIGHT_ON_VENDOR	true
+#endif
+
 #endif /* MACSUPPORT_COMPAT_H */

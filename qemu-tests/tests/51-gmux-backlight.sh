@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The gmux backlight: raw type, maximum from register 0x70 (T2 capped at
+# The gmux backlight: platform type (as mainline), maximum from register 0x70 (T2 capped at
 # 0xffff), values round-trip to the gmux register, out-of-range values
 # are refused, and the level survives a reload of the driver.
 # Protocols carried over the simulator window (see 50-gmux-detect.sh).
@@ -19,8 +19,8 @@ if [ "$EXPECT_GMUX_KIND" = t2 ]; then cap=65535; else cap=16777215; fi
 want=$raw_max
 [ "$want" -gt "$cap" ] && want=$cap
 max=$(cat "$BL/max_brightness")
-if [ "$(cat "$BL/type")" = raw ] && [ "$max" = "$want" ] && [ "$max" -gt 0 ]; then
-	pass apple_gmux_ng backlight-registered "type raw, max $max (register $raw_max, cap $cap)"
+if [ "$(cat "$BL/type")" = platform ] && [ "$max" = "$want" ] && [ "$max" -gt 0 ]; then
+	pass apple_gmux_ng backlight-registered "type platform, max $max (register $raw_max, cap $cap)"
 else
 	fail apple_gmux_ng backlight-registered "type $(cat "$BL/type"), max $max, want $want"
 fi
