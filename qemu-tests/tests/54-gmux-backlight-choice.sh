@@ -84,7 +84,12 @@ else
 fi
 
 # The probe fails after the eviction: the gmux answers the version and the
-# two brightness reads, then sticks before the interrupt is unmasked.
+# two brightness reads, then sticks before the interrupt is unmasked. (The
+# classic gmux has no handshake to stick.)
+if [ "$EXPECT_GMUX_KIND" = classic ]; then
+	rmmod apple_bl
+	exit 0
+fi
 dmesg_mark evict-fail
 gmux-simctl stuck-after 3 > /dev/null
 gmux_load

@@ -132,9 +132,10 @@ static void gmux_backlight_give_back_apple_bl(void *data)
  */
 static void gmux_backlight_evict_apple_bl(struct apple_gmux_ng *gmux)
 {
-	void (*unregister)(void) = __symbol_get("apple_bl_unregister");
+	void (*unregister)(void);
 	int (*reg)(void);
 
+	unregister = __symbol_get("apple_bl_unregister");
 	if (!unregister)
 		return;
 	reg = __symbol_get("apple_bl_register");
