@@ -27,6 +27,8 @@
  *	is not cleared)
  * @GMUX_FAULT_SLOW: commands complete only after @slow_us (simulator
  *	only; the unit-test wiring completes at once)
+ * @GMUX_FAULT_STICKY_STATUS: writing INTERRUPT_STATUS back clears nothing,
+ *	so a raised status stays pending (the GPE would fire again and again)
  *
  * Setting GMUX_FAULT_NONE also clears a handshake left stuck by a fault,
  * so the next operation works.
@@ -37,6 +39,7 @@ enum gmux_fault {
 	GMUX_FAULT_GARBAGE_VERSION,
 	GMUX_FAULT_LOST_COMPLETION,
 	GMUX_FAULT_SLOW,
+	GMUX_FAULT_STICKY_STATUS,
 };
 
 /**

@@ -273,7 +273,7 @@ static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
 {
 	switch (op) {
 	case GMUX_SIM_OP_FAULT:
-		if (arg > GMUX_FAULT_SLOW)
+		if (arg > GMUX_FAULT_STICKY_STATUS)
 			return -EINVAL;
 		gmux_model_set_fault(&s->model, arg);
 		sim_put_outputs(s);

@@ -3,7 +3,7 @@
  * gmux-simctl - steer the harness's gmux simulator from inside a guest
  * (TEST ONLY; linked statically for the busybox initramfs)
  *
- * usage: gmux-simctl fault none|stuck|garbage|lost|slow
+ * usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status
  *        gmux-simctl slow-us N
  *        gmux-simctl stuck-after N
  *        gmux-simctl raise BITS
@@ -26,7 +26,7 @@
  * releases it.
  *
  * "stats" prints key=value lines, "get KEY" one value: kind (classic,
- * indexed, t2), fault (none, stuck, garbage, lost, slow) and, in decimal,
+ * indexed, t2), fault (none, stuck, garbage, lost, slow, sticky-status) and, in decimal,
  * reads writes reg_reads reg_writes irqs_raised irqs_cleared int_status
  * int_enable brightness dropped head tail.
  *
@@ -71,6 +71,7 @@ static const char * const fault_names[] = {
 	[GMUX_FAULT_GARBAGE_VERSION] = "garbage",
 	[GMUX_FAULT_LOST_COMPLETION] = "lost",
 	[GMUX_FAULT_SLOW] = "slow",
+	[GMUX_FAULT_STICKY_STATUS] = "sticky-status",
 };
 
 static const struct {
@@ -394,7 +395,7 @@ static int fault_parse(const char *s, u32 *fault)
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gmux-simctl fault none|stuck|garbage|lost|slow\n"
+		"usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status\n"
 		"       gmux-simctl slow-us N\n"
 		"       gmux-simctl stuck-after N\n"
 		"       gmux-simctl raise BITS\n"

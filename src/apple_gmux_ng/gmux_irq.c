@@ -21,9 +21,12 @@
  * GMSP(0) is called; without that call every interrupt is followed by an
  * endless flood of notifications with status 0, so the handler calls it.
  *
- * A gmux that does not answer cannot be allowed to cost more than a bounded
- * number of attempts: a status that cannot be cleared keeps the
- * level-triggered GPE firing, at up to two handshake timeouts per attempt.
+ * The handler reads the status again after clearing it. A status that does
+ * not clear, or a gmux that does not answer, keeps the level-triggered GPE
+ * firing (at up to two handshake timeouts per attempt when it does not
+ * answer); that must not cost more than a bounded number of attempts.
+ * A notification whose status stays set is still completed (GMSP,
+ * unmask), so that one late bit costs nothing.
  * After GMUX_NOTIFY_MAX_FAILURES notifications in a row failed, the driver
  * disables the GPE and runs without the interrupt until it is reloaded;
  * debugfs state shows it. Without a GMGP object, or when the GPE cannot be
@@ -47,14 +50,23 @@ static bool gmux_irq_wanted(struct apple_gmux_ng *gmux)
 	return gmux->gpe >= 0 && !gmux->gpe_off && !gmux->irq_stopping && !gmux->suspended;
 }
 
-/* A notification failed; called with irq_lock held. */
-static void gmux_notify_failed(struct apple_gmux_ng *gmux, u32 event, int ret)
+/*
+ * A notification failed: the gmux could not be reached (@ret), or else
+ * @left is the status that would not clear. Called with irq_lock held.
+ */
+static void gmux_notify_failed(struct apple_gmux_ng *gmux, u32 event, int ret,
+			       unsigned int left)
 {
 	struct device *dev = &gmux->pnp->dev;
 
 	atomic_inc(&gmux->notify_errors);
 	gmux->notify_fail_run++;
-	dev_warn_ratelimited(dev, "notify 0x%x: gmux access failed: %pe\n", event, ERR_PTR(ret));
+	if (ret)
+		dev_warn_ratelimited(dev, "notify 0x%x: gmux access failed: %pe\n", event,
+				     ERR_PTR(ret));
+	else
+		dev_warn_ratelimited(dev, "notify 0x%x: interrupt status 0x%02x does not clear\n",
+				     event, left);
 	if (gmux->notify_fail_run < GMUX_NOTIFY_MAX_FAILURES)
 		return;
 	acpi_disable_gpe(NULL, gmux->gpe);
@@ -67,7 +79,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 {
 	struct apple_gmux_ng *gmux = context;
 	struct device *dev = &gmux->pnp->dev;
-	unsigned int status;
+	unsigned int status, now, left = 0;
 	acpi_status as;
 	int ret;
 
@@ -86,6 +98,11 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	ret = regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, status);
 	if (ret)
 		goto err;
+	/* a status that stays keeps the level-triggered GPE firing */
+	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &now);
+	if (ret)
+		goto err;
+	left = now & status;
 	if (gmux->io.kind == MAC_GMUX_T2) {
 		as = acpi_execute_simple_method(handle, "GMSP", 0);
 		if (ACPI_FAILURE(as))
@@ -98,6 +115,8 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 			goto err;
 		gmux->unmask_pending = false;
 	}
+	if (left)
+		goto err;
 	gmux->notify_fail_run = 0;
 	atomic_or(status, &gmux->status_seen);
 	atomic_inc(&gmux->notify_count);
@@ -105,7 +124,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	goto out;
 
 err:
-	gmux_notify_failed(gmux, event, ret);
+	gmux_notify_failed(gmux, event, ret, left);
 out:
 	mutex_unlock(&gmux->irq_lock);
 }

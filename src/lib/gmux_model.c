@@ -20,7 +20,8 @@
  * - SWITCH_DISPLAY, SWITCH_DDC, SWITCH_EXTERNAL, INTERRUPT_ENABLE store the
  *   value written and read it back (SWITCH_DISPLAY: 2 = IGD, 3 = DIS, so
  *   bit0 set means DIS).
- * - INTERRUPT_STATUS reads the pending bits; writing v clears the bits set
+ * - INTERRUPT_STATUS reads the pending bits (GMUX_FAULT_STICKY_STATUS: never
+ *   cleared); writing v clears the bits set
  *   in v. @stats.irqs_cleared counts the bits cleared, not the writes.
  * - DISCRETE_POWER stores the value; 3 after 1 switches the dGPU on, 0
  *   after 1 switches it off, and both raise GMUX_INT_POWER (even when the
@@ -312,6 +313,8 @@ void gmux_model_reg_write(struct gmux_model *m, u8 port, u32 val)
 		m->int_enable = (u8)val;
 		break;
 	case GMUX_PORT_INTERRUPT_STATUS:
+		if (m->fault == GMUX_FAULT_STICKY_STATUS)
+			break;
 		cleared = m->int_status & (u8)val;
 		m->int_status &= ~cleared;
 		m->stats.irqs_cleared += gmux_model_bits_set(cleared);
