@@ -652,6 +652,67 @@ static void test_stuck_busy(void **state)
 	}
 }
 
+/* stuck_after: N accesses complete, read or write, then the handshake sticks. */
+static void test_stuck_after(void **state)
+{
+	struct tctx t;
+	unsigned int i;
+	u8 val;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(handshake_kinds); i++) {
+		tctx_init(&t, handshake_kinds[i]);
+		t.m.stuck_after = 2;
+		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_INTERRUPT_ENABLE,
+						GMUX_INT_DISABLE), 0);
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_ENABLE, &val), 0);
+		assert_int_equal(val, GMUX_INT_DISABLE);
+		assert_int_equal(t.io.timeouts, 0);
+		/* the third access finds the gmux stuck */
+		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_INTERRUPT_ENABLE,
+						GMUX_INT_ENABLE), -ETIMEDOUT);
+		assert_int_equal(t.m.int_enable, GMUX_INT_DISABLE);
+		assert_int_equal(t.m.fault, GMUX_FAULT_STUCK_BUSY);
+		assert_int_equal(t.m.stats.reg_writes, 1);
+		assert_int_equal(t.m.stats.reg_reads, 1);
+
+		gmux_model_set_fault(&t.m, GMUX_FAULT_NONE);
+		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_INTERRUPT_ENABLE,
+						GMUX_INT_ENABLE), 0);
+		assert_int_equal(t.m.int_enable, GMUX_INT_ENABLE);
+		/* disarmed by the fault change: nothing sticks later */
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_ENABLE, &val), 0);
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_ENABLE, &val), 0);
+		assert_int_equal(t.m.fault, GMUX_FAULT_NONE);
+	}
+}
+
+/* GMUX_FAULT_STICKY_STATUS: the write-back clears nothing, on every kind. */
+static void test_sticky_status(void **state)
+{
+	struct tctx t;
+	unsigned int i;
+	u8 val;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		tctx_init(&t, kinds[i]);
+		gmux_model_set_fault(&t.m, GMUX_FAULT_STICKY_STATUS);
+		gmux_model_raise(&t.m, GMUX_INT_POWER);
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_STATUS, &val), 0);
+		assert_int_equal(val, GMUX_INT_POWER);
+		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_INTERRUPT_STATUS, val), 0);
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_STATUS, &val), 0);
+		assert_int_equal(val, GMUX_INT_POWER);
+		assert_int_equal(t.m.stats.irqs_cleared, 0);
+
+		gmux_model_set_fault(&t.m, GMUX_FAULT_NONE);
+		assert_int_equal(gmux_io_write8(&t.io, GMUX_PORT_INTERRUPT_STATUS, val), 0);
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_INTERRUPT_STATUS, &val), 0);
+		assert_int_equal(val, 0);
+	}
+}
+
 static void test_stuck_busy_classic_unaffected(void **state)
 {
 	struct tctx t;
@@ -1171,6 +1232,8 @@ int main(void)
 		cmocka_unit_test(test_interrupt_clear),
 		cmocka_unit_test(test_discrete_power),
 		cmocka_unit_test(test_stuck_busy),
+		cmocka_unit_test(test_stuck_after),
+		cmocka_unit_test(test_sticky_status),
 		cmocka_unit_test(test_stuck_busy_classic_unaffected),
 		cmocka_unit_test(test_lost_completion),
 		cmocka_unit_test(test_ready_at_deadline),
