@@ -34,11 +34,31 @@
  * check (apple_gmux_ng evicts it). There the gmux is the vendor interface.
  * 6.12 detects all three gmux kinds and leaves acpi_backlight_vendor to
  * apple_bl, which then registers by itself.
+ *
+ * On "vendor" the choice can still change: a GPU driver that asks for a
+ * native backlight later (i915 probing after the gmux) turns it into
+ * "native". The gmux then watches with the backlight notifier, which 6.13
+ * removed; 6.12 and later never need it, and get stubs that are never
+ * reached. The 6.1 macros expand where <linux/backlight.h> is included.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #define MACSUPPORT_GMUX_BACKLIGHT_ON_VENDOR	false
+#define MACSUPPORT_BACKLIGHT_REGISTERED		0
+#include <linux/errno.h>
+struct notifier_block;
+static inline int macsupport_backlight_register_notifier(struct notifier_block *nb)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void macsupport_backlight_unregister_notifier(struct notifier_block *nb)
+{
+}
 #else
 #define MACSUPPORT_GMUX_BACKLIGHT_ON_VENDOR	true
+#define MACSUPPORT_BACKLIGHT_REGISTERED		BACKLIGHT_REGISTERED
+#define macsupport_backlight_register_notifier(nb)	backlight_register_notifier(nb)
+#define macsupport_backlight_unregister_notifier(nb)	backlight_unregister_notifier(nb)
 #endif
 
 #endif /* MACSUPPORT_COMPAT_H */

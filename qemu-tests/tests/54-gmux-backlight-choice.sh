@@ -8,12 +8,15 @@
 # chooses native). The gmux backlight must register only when the kernel
 # chose the gmux (or the vendor interface, which on 6.1 the gmux is), or
 # the user forced it with backlight=1; then with type "platform", as
-# mainline's. Without backlight=1 there is never more than one backlight.
+# mainline's. Without backlight=1 there is never more than one backlight,
+# also when the GPU driver asks for its native backlight after the gmux
+# registered on "vendor" (6.1): the gmux then withdraws its own.
 # Then apple_bl (Debian 6.1's, loaded first as MODULE_SOFTDEP asks) is
 # evicted while the gmux drives the panel and given back on unload and on a
 # probe that fails after the eviction.
 
 gmux_simulated || exit 0
+ABL="/sys/bus/acpi/drivers/Apple backlight"	# apple_bl's ACPI driver
 unload_all()
 {
 	rmmod apple_gmux_ng 2>/dev/null
@@ -56,6 +59,69 @@ one_case native native 1 "" no
 one_case apple-gmux apple_gmux 1 "" yes
 one_case none none 0 "" no
 one_case forced native 1 backlight=1 yes
+
+# late_native LABEL GMUX_PARAM WANT_GMUX(yes|no): the gmux probes first, on
+# the "vendor" choice (no GPU driver has asked yet), then the GPU driver
+# asks for a native backlight and registers it (i915 loading after the gmux
+# on a T2 Mac). Without backlight=1 the gmux must withdraw its backlight and
+# say so: one panel, one backlight; and give apple_bl back, as on unload.
+late_native()
+{
+	unload_all
+	modprobe apple_bl 2>/dev/null
+	gmux_load $2
+	before=$(ls /sys/class/backlight 2>/dev/null | tr '\n' ' ')
+	abl_evicted=no
+	[ -d /sys/module/apple_bl ] && [ ! -d "$ABL" ] && abl_evicted=yes
+	dmesg_mark "late-$1"
+	if ! modprobe macsupport_test_backlight native=1; then
+		fail apple_gmux_ng "backlight-choice-$1" "cannot load the test helper"
+		return
+	fi
+	choice=$(cat /sys/module/macsupport_test_backlight/parameters/choice)
+	# the gmux withdraws from a work item: give it a moment
+	i=0
+	while [ -d "$BL" ] && [ "$3" = no ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	list=$(ls /sys/class/backlight 2>/dev/null | tr '\n' ' ')
+	n=$(ls /sys/class/backlight 2>/dev/null | wc -l)
+	got=no
+	[ -d "$BL" ] && got=yes
+	logged=$(dmesg_since "late-$1" | grep -o 'the kernel now chose [a-z_]*.*withdrawn' | head -n 1)
+	abl="; apple_bl evicted $abl_evicted, registered now: no"
+	[ -d "$ABL" ] && abl="; apple_bl evicted $abl_evicted, registered now: yes"
+	note="${2:+$2 }gmux first (backlights: ${before:-none}), then a GPU driver asked -> kernel chose $choice; backlights: ${list:-none}"
+	case "$before" in
+	*gmux_backlight*) ;;
+	*)
+		fail apple_gmux_ng "backlight-choice-$1" "premise: no gmux backlight before the GPU driver; $note"
+		return ;;
+	esac
+	if [ "$got" != "$3" ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "gmux backlight $got, want $3; $note"
+	elif [ ! -d /sys/class/backlight/test_native_backlight ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "no native backlight; $note"
+	elif [ "$3" = no ] && [ "$n" -ne 1 ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "$n backlights for one panel; $note"
+	elif [ "$3" = no ] && [ -z "$logged" ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "withdrawal not logged; $note"
+	elif [ "$abl_evicted" = yes ] && [ "$3" = no ] && [ ! -d "$ABL" ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "apple_bl not given back after the withdrawal; $note$abl"
+	elif [ "$abl_evicted" = yes ] && [ "$3" = yes ] && [ -d "$ABL" ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "apple_bl back although the gmux kept the panel; $note$abl"
+	elif [ "$3" = yes ] && [ -n "$logged" ]; then
+		fail apple_gmux_ng "backlight-choice-$1" "forced backlight withdrawn: '$logged'; $note"
+	elif ! rmmod apple_gmux_ng; then
+		fail apple_gmux_ng "backlight-choice-$1" "cannot unload afterwards; $note"
+	else
+		pass apple_gmux_ng "backlight-choice-$1" "$note$abl${logged:+; logged: $logged}"
+	fi
+}
+
+late_native late-native "" no
+late_native late-native-forced backlight=1 yes
 unload_all
 
 # apple_bl: declared as a soft dependency, evicted, given back.
@@ -64,7 +130,6 @@ if modinfo -F softdep apple_gmux_ng 2>/dev/null | grep -q 'pre:.*apple_bl'; then
 else
 	fail apple_gmux_ng softdep-apple-bl "softdep '$(modinfo -F softdep apple_gmux_ng 2>/dev/null)'"
 fi
-ABL="/sys/bus/acpi/drivers/Apple backlight"	# apple_bl's ACPI driver
 rmmod apple_bl 2>/dev/null
 if ! modprobe apple_bl || [ ! -d "$ABL" ]; then
 	fail apple_gmux_ng apple-bl-given-back "cannot load apple_bl"

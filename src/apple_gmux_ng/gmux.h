@@ -55,11 +55,16 @@ struct gmux_window {
  * @version: firmware version read at probe
  * @model: the machine's entry in the model table, or NULL
  * @gpe: GPE number from GMGP, or -1 when the firmware gives none
+ * @bl_lock: protects @bdev against its withdrawal by @bl_withdraw_work
  * @bdev: the backlight device, or NULL when another interface drives the panel
  * @max_brightness: the backlight's maximum (register 0x70, capped)
  * @backlight_why: why the backlight was or was not registered (for debugfs)
  * @apple_bl_register: apple_bl's apple_bl_register() while apple_bl is
  *	evicted (its module is pinned until it is given back), else NULL
+ * @bl_nb: backlight notifier, while the backlight stands on the kernel's
+ *	"vendor" choice (6.1), which a GPU driver can still change to native
+ * @bl_withdraw_work: re-checks the kernel's choice after another backlight
+ *	registered, and withdraws the gmux backlight if it no longer fits
  * @debugfs: debugfs directory
  * @selected_port: register that debugfs selected_port_data reads and writes
  * @irq_lock: serialises the notify handler, system sleep, the unmask retry
@@ -87,10 +92,13 @@ struct apple_gmux_ng {
 	struct gmux_version version;
 	const struct mac_model_info *model;
 	int gpe;
+	struct mutex bl_lock;
 	struct backlight_device *bdev;
 	u32 max_brightness;
 	const char *backlight_why;
 	int (*apple_bl_register)(void);
+	struct notifier_block bl_nb;
+	struct work_struct bl_withdraw_work;
 	struct dentry *debugfs;
 	u8 selected_port;
 
@@ -120,6 +128,8 @@ bool gmux_reg_readable(struct apple_gmux_ng *gmux, unsigned int reg);
 
 /* gmux_backlight.c */
 int gmux_backlight_init(struct apple_gmux_ng *gmux);
+bool gmux_backlight_registered(struct apple_gmux_ng *gmux);
+void gmux_backlight_refresh(struct apple_gmux_ng *gmux);
 
 /* gmux_irq.c */
 int gmux_irq_init(struct apple_gmux_ng *gmux);

@@ -27,6 +27,14 @@
  * would otherwise get i915's backlight and the gmux's for one panel. The
  * backlight= module parameter overrides the choice both ways.
  *
+ * "vendor" is not final: it only means that no GPU driver has asked for a
+ * native backlight yet. When the gmux registered on "vendor" and another
+ * backlight registers later (i915 probing after the gmux), the kernel's
+ * choice is read again; if it is no longer one the gmux registers on, the
+ * gmux backlight is withdrawn (with one line in the log) and apple_bl given
+ * back, as on unload. A backlight forced with backlight=1 is never
+ * withdrawn.
+ *
  * The type is BACKLIGHT_PLATFORM, as mainline's: user space prefers
  * firmware and platform interfaces over raw ones, and would pick a raw gmux
  * backlight last although it is the one that works.
@@ -73,18 +81,30 @@ static const struct backlight_ops gmux_bl_ops = {
 	.update_status	= gmux_bl_update_status,
 };
 
-/* Whether the gmux should drive the panel; @why says why for the log. */
-static bool gmux_backlight_wanted(const char **why)
+static const char *gmux_backlight_type_name(enum acpi_backlight_type type)
 {
-	if (gmux_backlight_param == 0) {
-		*why = "backlight=0";
-		return false;
+	switch (type) {
+	case acpi_backlight_none:
+		return "none";
+	case acpi_backlight_video:
+		return "video";
+	case acpi_backlight_vendor:
+		return "vendor";
+	case acpi_backlight_native:
+		return "native";
+	case acpi_backlight_nvidia_wmi_ec:
+		return "nvidia_wmi_ec";
+	case acpi_backlight_apple_gmux:
+		return "apple_gmux";
+	default:
+		return "undef";
 	}
-	if (gmux_backlight_param > 0) {
-		*why = "backlight=1";
-		return true;
-	}
-	switch (acpi_video_get_backlight_type()) {
+}
+
+/* Whether the kernel's choice @type is the gmux; @why says why for the log. */
+static bool gmux_backlight_type_wanted(enum acpi_backlight_type type, const char **why)
+{
+	switch (type) {
 	case acpi_backlight_apple_gmux:
 		*why = "the kernel chose the gmux";
 		return true;
@@ -104,6 +124,76 @@ static bool gmux_backlight_wanted(const char **why)
 		*why = "the kernel chose another interface";
 		return false;
 	}
+}
+
+/*
+ * Whether the gmux should drive the panel; @why says why for the log.
+ * @type is the kernel's choice, or acpi_backlight_undef when backlight=
+ * decided.
+ */
+static bool gmux_backlight_wanted(enum acpi_backlight_type *type, const char **why)
+{
+	*type = acpi_backlight_undef;
+	if (gmux_backlight_param == 0) {
+		*why = "backlight=0";
+		return false;
+	}
+	if (gmux_backlight_param > 0) {
+		*why = "backlight=1";
+		return true;
+	}
+	*type = acpi_video_get_backlight_type();
+	return gmux_backlight_type_wanted(*type, why);
+}
+
+/**
+ * gmux_backlight_registered() - whether the gmux backlight is registered
+ * @gmux: the gmux
+ *
+ * Return: true while the gmux drives the panel's backlight.
+ */
+bool gmux_backlight_registered(struct apple_gmux_ng *gmux)
+{
+	bool ret;
+
+	mutex_lock(&gmux->bl_lock);
+	ret = gmux->bdev;
+	mutex_unlock(&gmux->bl_lock);
+	return ret;
+}
+
+/**
+ * gmux_backlight_refresh() - write the backlight level to the gmux again
+ * @gmux: the gmux
+ *
+ * For a gmux that missed the level (it did not answer at resume). Does
+ * nothing when the gmux backlight is not registered.
+ */
+void gmux_backlight_refresh(struct apple_gmux_ng *gmux)
+{
+	mutex_lock(&gmux->bl_lock);
+	if (gmux->bdev)
+		backlight_update_status(gmux->bdev);
+	mutex_unlock(&gmux->bl_lock);
+}
+
+/* Take the backlight away from whoever might still use it, and unregister it. */
+static bool gmux_backlight_remove(struct apple_gmux_ng *gmux)
+{
+	struct backlight_device *bdev;
+
+	mutex_lock(&gmux->bl_lock);
+	bdev = gmux->bdev;
+	gmux->bdev = NULL;
+	mutex_unlock(&gmux->bl_lock);
+	backlight_device_unregister(bdev);
+	return bdev;
+}
+
+/* Devres action: unregister the backlight unless it was withdrawn. */
+static void gmux_backlight_release(void *data)
+{
+	gmux_backlight_remove(data);
 }
 
 /* Devres action: register apple_bl again if it was evicted. */
@@ -147,6 +237,69 @@ static void gmux_backlight_evict_apple_bl(struct apple_gmux_ng *gmux)
 	symbol_put_addr(unregister);
 }
 
+/*
+ * Another backlight registered: if the kernel's choice moved away from the
+ * gmux (a GPU driver asked for native after the gmux registered on
+ * "vendor"), withdraw the gmux backlight. Runs as work: the notifier is
+ * called from backlight_device_register() with the notifier chain's lock
+ * held, and unregistering a backlight calls the same chain again.
+ */
+static void gmux_backlight_withdraw_work(struct work_struct *work)
+{
+	struct apple_gmux_ng *gmux = container_of(work, struct apple_gmux_ng,
+						  bl_withdraw_work);
+	enum acpi_backlight_type type = acpi_video_get_backlight_type();
+	const char *why;
+
+	if (gmux_backlight_type_wanted(type, &why))
+		return;
+	if (!gmux_backlight_remove(gmux))
+		return;
+	dev_info(&gmux->pnp->dev, "the kernel now chose %s: gmux backlight withdrawn\n",
+		 gmux_backlight_type_name(type));
+	gmux_backlight_give_back_apple_bl(gmux);
+}
+
+static int gmux_backlight_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct apple_gmux_ng *gmux = container_of(nb, struct apple_gmux_ng, bl_nb);
+	struct backlight_device *bd = data;
+
+	if (action == MACSUPPORT_BACKLIGHT_REGISTERED && bd->dev.parent != &gmux->pnp->dev)
+		schedule_work(&gmux->bl_withdraw_work);
+	return NOTIFY_DONE;
+}
+
+/* Devres action: stop watching, then wait for a withdrawal under way. */
+static void gmux_backlight_unwatch(void *data)
+{
+	struct apple_gmux_ng *gmux = data;
+
+	macsupport_backlight_unregister_notifier(&gmux->bl_nb);
+	cancel_work_sync(&gmux->bl_withdraw_work);
+}
+
+/*
+ * The backlight stands on the "vendor" choice: watch for a native backlight
+ * that changes it. A backlight registered before the notifier is caught by
+ * the check queued at the end.
+ */
+static int gmux_backlight_watch(struct apple_gmux_ng *gmux)
+{
+	struct device *dev = &gmux->pnp->dev;
+	int ret;
+
+	gmux->bl_nb.notifier_call = gmux_backlight_notify;
+	ret = macsupport_backlight_register_notifier(&gmux->bl_nb);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot watch for other backlights\n");
+	ret = devm_add_action_or_reset(dev, gmux_backlight_unwatch, gmux);
+	if (ret)
+		return ret;
+	schedule_work(&gmux->bl_withdraw_work);
+	return 0;
+}
+
 /**
  * gmux_backlight_init() - register the gmux backlight where it belongs
  * @gmux: the gmux, with its regmap ready
@@ -159,11 +312,14 @@ int gmux_backlight_init(struct apple_gmux_ng *gmux)
 	struct device *dev = &gmux->pnp->dev;
 	struct backlight_properties props = { };
 	struct backlight_device *bdev;
+	enum acpi_backlight_type type;
 	unsigned int max, val;
 	const char *why;
 	int ret;
 
-	if (!gmux_backlight_wanted(&why)) {
+	mutex_init(&gmux->bl_lock);
+	INIT_WORK(&gmux->bl_withdraw_work, gmux_backlight_withdraw_work);
+	if (!gmux_backlight_wanted(&type, &why)) {
 		dev_info(dev, "backlight left to another interface (%s)\n", why);
 		return 0;
 	}
@@ -192,11 +348,16 @@ int gmux_backlight_init(struct apple_gmux_ng *gmux)
 	ret = devm_add_action_or_reset(dev, gmux_backlight_give_back_apple_bl, gmux);
 	if (ret)
 		return ret;
-	bdev = devm_backlight_device_register(dev, "gmux_backlight", dev, gmux,
-					      &gmux_bl_ops, &props);
+	/* not devm: the withdrawal unregisters it while the device stays bound */
+	bdev = backlight_device_register("gmux_backlight", dev, gmux, &gmux_bl_ops, &props);
 	if (IS_ERR(bdev))
 		return dev_err_probe(dev, PTR_ERR(bdev), "cannot register the backlight\n");
 	gmux->bdev = bdev;
+	ret = devm_add_action_or_reset(dev, gmux_backlight_release, gmux);
+	if (ret)
+		return ret;
 	gmux_backlight_evict_apple_bl(gmux);
+	if (type == acpi_backlight_vendor)
+		return gmux_backlight_watch(gmux);
 	return 0;
 }

@@ -236,7 +236,7 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	dev_info(dev, "%s: gmux %u.%u.%u [%s] %s at %pR, %s, backlight %s%s\n", product,
 		 gmux->version.major, gmux->version.minor, gmux->version.release,
 		 mac_gmux_kind_name(kind), path, gmux->win.res, gpe_desc,
-		 gmux->bdev ? "registered" : "not registered",
+		 gmux_backlight_registered(gmux) ? "registered" : "not registered",
 		 gmux->model && gmux->model->gmux != kind ?
 		 " (the model table expects another kind)" : "");
 	return 0;

@@ -158,8 +158,8 @@ static void gmux_unmask_work(struct work_struct *work)
 out:
 	mutex_unlock(&gmux->irq_lock);
 	/* its resume, after ours, could not reach the gmux either */
-	if (done && gmux->bdev)
-		backlight_update_status(gmux->bdev);
+	if (done)
+		gmux_backlight_refresh(gmux);
 }
 
 /**
