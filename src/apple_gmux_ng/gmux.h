@@ -58,7 +58,6 @@ struct gmux_window {
  * @bl_lock: protects @bdev against its withdrawal by @bl_withdraw_work
  * @bdev: the backlight device, or NULL when another interface drives the panel
  * @max_brightness: the backlight's maximum (register 0x70, capped)
- * @backlight_why: why the backlight was or was not registered (for debugfs)
  * @apple_bl_register: apple_bl's apple_bl_register() while apple_bl is
  *	evicted (its module is pinned until it is given back), else NULL
  * @bl_nb: backlight notifier, while the backlight stands on the kernel's
@@ -95,7 +94,6 @@ struct apple_gmux_ng {
 	struct mutex bl_lock;
 	struct backlight_device *bdev;
 	u32 max_brightness;
-	const char *backlight_why;
 	int (*apple_bl_register)(void);
 	struct notifier_block bl_nb;
 	struct work_struct bl_withdraw_work;
