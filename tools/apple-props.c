@@ -582,6 +582,10 @@ static int jprops(struct jparser *j, struct jnode *node)
 		if (jstring(j, &p->key))
 			return -1;
 		node->nprops++;
+		/* as the parser does: a key only once per device */
+		for (i = 0; i + 1 < node->nprops; i++)
+			if (!strcmp(node->props[i].key, p->key))
+				return jfail(j, "repeated property key");
 		if (!jeat(j, ':'))
 			return jfail(j, "expected ':'");
 		if (jstring(j, &hex))
@@ -723,6 +727,7 @@ static int jencode(struct jparser *j, struct apple_props_enc *enc)
 
 static int cmd_encode(int argc, char **argv)
 {
+	struct apple_props_error err;
 	struct jparser j = { 0 };
 	struct apple_props_enc enc;
 	bool hex_out = false;
@@ -767,6 +772,11 @@ static int cmd_encode(int argc, char **argv)
 	apple_props_enc_init(&enc, blob, blen);
 	if (jencode(&j, &enc) || apple_props_enc_finish(&enc, &blen))
 		goto out;
+	/* What encode writes, decode must read (e.g. no more properties per device than allowed). */
+	if (apple_props_validate(blob, blen, NULL, &err)) {
+		errorf("%s: the blob would be invalid: %s at offset %zu", name, err.msg, err.offset);
+		goto out;
+	}
 	if (hex_out) {
 		print_hex(stdout, blob, blen);
 		putchar('\n');

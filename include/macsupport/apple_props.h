@@ -28,6 +28,14 @@
  * anybody allocate or walk megabytes.
  */
 #define APPLE_PROPS_MAX_LEN		(512 * 1024)
+/*
+ * APPLE_PROPS_MAX_NODE_PROPS - most properties one device node may hold.
+ * Each key must differ from every other key of its node, which takes up to
+ * n * (n - 1) / 2 key comparisons; the bound keeps that small for any blob
+ * (see the DOC block "Repeated keys" in src/lib/apple_props.c). Real Macs
+ * have at most 82 (MacBookPro8,2's GPU); OpenCore injects a few more.
+ */
+#define APPLE_PROPS_MAX_NODE_PROPS	256
 
 /* UEFI device path node types and subtypes understood here. */
 #define EFI_DP_HW			0x01
@@ -80,6 +88,10 @@
  * @APPLE_PROPS_E_COUNT_HIGH: node claims more properties than it holds
  * @APPLE_PROPS_E_COUNT_LOW: bytes left in the node after the properties it
  *	claims (the count is too low, or there is junk)
+ * @APPLE_PROPS_E_KEY_DUP: the key repeats one of an earlier property of the
+ *	same device node (the offset is the repeated key's length field)
+ * @APPLE_PROPS_E_NODE_PROPS: a device node holds more than
+ *	APPLE_PROPS_MAX_NODE_PROPS properties (the offset is the first one too many)
  * @APPLE_PROPS_E_CALLBACK: a caller's callback stopped the walk
  * @APPLE_PROPS_E_TEXT: device path text could not be parsed
  * @APPLE_PROPS_E_NOSPC: output buffer too small
@@ -110,6 +122,8 @@ enum apple_props_err {
 	APPLE_PROPS_E_VAL_LEN,
 	APPLE_PROPS_E_COUNT_HIGH,
 	APPLE_PROPS_E_COUNT_LOW,
+	APPLE_PROPS_E_KEY_DUP,
+	APPLE_PROPS_E_NODE_PROPS,
 	APPLE_PROPS_E_CALLBACK,
 	APPLE_PROPS_E_TEXT,
 	APPLE_PROPS_E_NOSPC,
@@ -207,8 +221,10 @@ const char *apple_props_strerror(enum apple_props_err code);
  * @err: if not NULL, filled when it is not
  *
  * Checks the header, every node, every device path (including the lengths
- * of known node types), every key and every value, and that the node and
- * property counts match what is present.
+ * of known node types), every key and every value, that the node and
+ * property counts match what is present, and that no node holds a key twice
+ * (@APPLE_PROPS_E_KEY_DUP, at the second one) or more than
+ * APPLE_PROPS_MAX_NODE_PROPS properties.
  *
  * Return: 0, -EINVAL for a malformed blob, -E2BIG for one larger than
  * APPLE_PROPS_MAX_LEN, -EOPNOTSUPP for a version other than 1.
@@ -410,6 +426,10 @@ int apple_props_enc_node(struct apple_props_enc *enc, const u8 *path, size_t pat
  * @key: UTF-8 key, NUL-terminated, no control characters, at most U+FFFF
  * @value: value bytes; may be NULL when @value_len is 0
  * @value_len: bytes of @value; 0 for a boolean
+ *
+ * The encoder does not look for a key already in the node, nor count the
+ * node's properties against APPLE_PROPS_MAX_NODE_PROPS: the caller must,
+ * or check the result with apple_props_validate(), which rejects both.
  *
  * Return: 0 or the encoder's (sticky) negative errno; -EINVAL for a bad key
  * or no current node.

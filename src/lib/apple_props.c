@@ -25,8 +25,30 @@
  * Every length is checked against what is left of its container before it
  * is used, every count against what is present, so no input makes the
  * walk read outside the buffer or loop longer than the buffer allows
- * (each property takes at least 10 bytes, each node at least 12).
+ * (each property takes at least 12 bytes, each node at least 12).
  */
+
+/**
+ * DOC: Repeated keys
+ *
+ * A device node must not carry the same key twice: a software node would
+ * hold two entries of one name (the first one wins in every lookup) and
+ * sysfs cannot show two files of one name. Firmware never does it, but the
+ * blob may come from NVRAM or from root, so the validating walk compares
+ * each key with the earlier keys of its node and rejects the blob at the
+ * repeated key's offset.
+ *
+ * Nothing is allocated for that. A Bloom filter of KEY_FILTER_BITS bits
+ * on the stack, two bits per key, answers "certainly new" for most keys;
+ * only when both of the key's bits are already set are the node's earlier
+ * keys walked and compared (length, last character, then all bytes). The walk goes back over
+ * properties whose lengths were already checked, so it cannot leave the
+ * node. A node may hold at most APPLE_PROPS_MAX_NODE_PROPS properties,
+ * which bounds even a blob whose keys all hit the same bit: at most
+ * 256 * 255 / 2 comparisons per node.
+ */
+#define KEY_FILTER_BITS		2048
+#define KEY_FILTER_WORDS	(KEY_FILTER_BITS / 32)
 
 static u16 get_le16(const u8 *p)
 {
@@ -88,6 +110,9 @@ static const struct apple_props_errdesc {
 		"node claims more properties than it holds" },
 	[APPLE_PROPS_E_COUNT_LOW] = { -EINVAL,
 		"bytes left in the node after its properties (property count too low?)" },
+	[APPLE_PROPS_E_KEY_DUP] = { -EINVAL,
+		"property key repeats an earlier key of the same device node" },
+	[APPLE_PROPS_E_NODE_PROPS] = { -EINVAL, "device node has more than 256 properties" },
 	[APPLE_PROPS_E_CALLBACK] = { -EINVAL, "stopped by the caller" },
 	[APPLE_PROPS_E_TEXT] = { -EINVAL, "device path text not understood" },
 	[APPLE_PROPS_E_NOSPC] = { -ENOSPC, "output buffer too small" },
@@ -862,16 +887,79 @@ static size_t utf8_key_char(const char *str, u16 *out)
 	return 0;
 }
 
+/* Repeated keys */
+
+/*
+ * Hash of a key for the filter: its bytes four at a time (a key's length
+ * is even, so at most two are left over), rotated and added, then
+ * murmur3's finaliser so that every bit depends on every byte. Cheap
+ * rather than strong: a collision only costs a walk over the node.
+ */
+static u32 key_hash(const u8 *key, size_t len)
+{
+	u32 h = (u32)len;
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4)
+		h = (h << 7 | h >> 25) + get_le32(key + i);
+	if (i < len)
+		h = (h << 7 | h >> 25) + get_le16(key + i);
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ h >> 16;
+}
+
+/*
+ * Sets the key's two bits in the filter; true if both were set already
+ * (the key may have been seen before).
+ */
+static bool key_filter_add(u32 *filter, u32 h)
+{
+	unsigned int a = h % KEY_FILTER_BITS, b = (h >> 16) % KEY_FILTER_BITS;
+	bool seen = filter[a / 32] & 1u << (a % 32) && filter[b / 32] & 1u << (b % 32);
+
+	filter[a / 32] |= 1u << (a % 32);
+	filter[b / 32] |= 1u << (b % 32);
+	return seen;
+}
+
+/*
+ * Is the key of length field @klen at @b + @p also the key of a property
+ * between @first and @p (properties already checked)?
+ */
+static bool key_seen_before(const u8 *b, size_t first, size_t p, size_t klen)
+{
+	size_t q = first, qlen;
+
+	while (q < p) {
+		qlen = get_le32(b + q);
+		/* keys of one length mostly differ in their last character */
+		if (qlen == klen && get_le16(b + q + qlen - 4) == get_le16(b + p + klen - 4) &&
+		    !memcmp(b + q + 4, b + p + 4, klen - 4))
+			return true;
+		q += qlen;
+		q += get_le32(b + q);
+	}
+	return false;
+}
+
 /* Blob walk */
 
+/*
+ * Walks a blob: @dups compares each key with the earlier keys of its node
+ * (the validating walk does; the callback walk of a validated blob need not).
+ */
 static int apple_props_walk(const u8 *b, size_t len, const struct apple_props_ops *ops,
-			    void *ctx, struct apple_props_info *info,
+			    void *ctx, bool dups, struct apple_props_info *info,
 			    struct apple_props_error *err)
 {
+	u32 filter[KEY_FILTER_WORDS];
 	struct apple_props_node node;
 	struct apple_props_prop prop;
 	enum apple_props_err kerr;
-	size_t off, end, p, klen, vlen, nlen;
+	size_t off, end, p, first, klen, vlen, nlen;
 	u32 count, nodes = 0, props = 0, bools = 0, i;
 	int ret;
 
@@ -904,6 +992,9 @@ static int apple_props_walk(const u8 *b, size_t len, const struct apple_props_op
 			return ret;
 		node.path = b + p;
 		p += node.path_len;
+		first = p;
+		if (dups)
+			memset(filter, 0, sizeof(filter));
 		if (ops && ops->node) {
 			ret = ops->node(ctx, &node);
 			if (ret)
@@ -913,6 +1004,8 @@ static int apple_props_walk(const u8 *b, size_t len, const struct apple_props_op
 		for (i = 0; i < node.prop_count; i++) {
 			if (p == end)
 				return apple_props_fail(err, APPLE_PROPS_E_COUNT_HIGH, off + 4);
+			if (i == APPLE_PROPS_MAX_NODE_PROPS)
+				return apple_props_fail(err, APPLE_PROPS_E_NODE_PROPS, p);
 			if (end - p < 4)
 				return apple_props_fail(err, APPLE_PROPS_E_KEY_TRUNC, p);
 			klen = get_le32(b + p);
@@ -923,6 +1016,9 @@ static int apple_props_walk(const u8 *b, size_t len, const struct apple_props_op
 			kerr = key_check(b + p + 4, klen - 4);
 			if (kerr != APPLE_PROPS_OK)
 				return apple_props_fail(err, kerr, p);
+			if (dups && key_filter_add(filter, key_hash(b + p + 4, klen - 4)) &&
+			    key_seen_before(b, first, p, klen))
+				return apple_props_fail(err, APPLE_PROPS_E_KEY_DUP, p);
 			prop.index = i;
 			prop.offset = p;
 			prop.key = b + p + 4;
@@ -967,7 +1063,7 @@ stopped:
 int apple_props_validate(const void *buf, size_t len, struct apple_props_info *info,
 			 struct apple_props_error *err)
 {
-	return apple_props_walk(buf, len, NULL, NULL, info, err);
+	return apple_props_walk(buf, len, NULL, NULL, true, info, err);
 }
 
 int apple_props_parse(const void *buf, size_t len, const struct apple_props_ops *ops,
@@ -975,10 +1071,10 @@ int apple_props_parse(const void *buf, size_t len, const struct apple_props_ops 
 {
 	int ret;
 
-	ret = apple_props_walk(buf, len, NULL, NULL, NULL, err);
+	ret = apple_props_walk(buf, len, NULL, NULL, true, NULL, err);
 	if (ret)
 		return ret;
-	return apple_props_walk(buf, len, ops, ctx, NULL, err);
+	return apple_props_walk(buf, len, ops, ctx, false, NULL, err);
 }
 
 /* Encoder */

@@ -131,7 +131,32 @@ check "validate lying property count" sh -c "
 	! '$TOOL' validate '$T/lie.bin' > '$T/out' &&
 	grep -q 'node claims more properties than it holds at offset 16' '$T/out'"
 
-# 14. strict JSON: each of these is rejected
+# 14. a key repeated in one device: validate names the second one's offset,
+# decode prints nothing (dup_key.bin: "ab", "c", then "ab" again at 70)
+check "validate/decode repeated key fail with its offset" sh -c "
+	! '$TOOL' validate '$T/dup_key.bin' > '$T/out' &&
+	grep -q 'invalid: property key repeats an earlier key of the same device node at offset 70 ' '$T/out' &&
+	! '$TOOL' decode --json '$T/dup_key.bin' > '$T/out2' 2> '$T/err2' && [ ! -s '$T/out2' ] &&
+	grep -q 'repeats an earlier key.*offset 70' '$T/err2'"
+
+# 15. encode makes only blobs that validate: 256 properties in a device
+# are fine, 257 are refused
+props_json() {
+	awk -v n="$1" 'BEGIN {
+		printf "[{\"path\": \"PciRoot(0x0)/Pci(0x1b,0x0)\", \"properties\": {"
+		for (i = 0; i < n; i++)
+			printf "%s\"key-%d\": \"01\"", i ? ", " : "", i
+		print "}}]"
+	}'
+}
+props_json 256 > "$T/256.json"
+props_json 257 > "$T/257.json"
+check "encode refuses more than 256 properties in a device" sh -c "
+	'$TOOL' encode '$T/256.json' | '$TOOL' validate - | grep -q '256 properties' &&
+	! '$TOOL' encode '$T/257.json' > '$T/257.bin' 2> '$T/err2' && [ ! -s '$T/257.bin' ] &&
+	grep -q 'device node has more than 256 properties' '$T/err2'"
+
+# 16. strict JSON: each of these is rejected
 bad=0
 for j in '' '[' '[{}]' '[{"path": "PciRoot(0x0)"}]' \
 	'[{"path": "PciRoot(0x0)", "properties": {}},]' \
@@ -143,7 +168,8 @@ for j in '' '[' '[{}]' '[{"path": "PciRoot(0x0)"}]' \
 	'[{"path": "PciRoot(0x0)", "path": "PciRoot(0x0)", "properties": {}}]' \
 	'[{"path": "Bogus(0)", "properties": {}}]' \
 	'[{"path": "PciRoot(0x0)", "properties": {}}] x' \
-	'[{"path": "PciRoot(0x0)", "properties": {"\ud800": ""}}]'; do
+	'[{"path": "PciRoot(0x0)", "properties": {"\ud800": ""}}]' \
+	'[{"path": "PciRoot(0x0)", "properties": {"a": "", "b": "", "a": "01"}}]'; do
 	if printf '%s' "$j" | "$TOOL" encode - > /dev/null 2> /dev/null; then
 		echo "# accepted: $j"
 		bad=1
@@ -155,7 +181,7 @@ else
 	not_ok "encode rejects malformed json"
 fi
 
-# 15-16. dump from a fake sysfs tree
+# 17-18. dump from a fake sysfs tree
 D="$T/sys/bus/pci/devices"
 mkdir -p "$D/0000:00:01.0" "$D/0000:07:00.0/apple_properties" "$D/0000:00:1b.0/apple_properties"
 printf '\001\002' > "$D/0000:07:00.0/apple_properties/ThunderboltDROM"
@@ -173,10 +199,10 @@ check "dump --json from sysfs" sh -c "
 	'$TOOL' dump --json '$T/sys' > '$T/dump.json' &&
 	grep -q '\"path\": \"0000:07:00.0\"' '$T/dump.json' && grep -q '\"ThunderboltDROM\": \"0102\"' '$T/dump.json'"
 
-# 17. --help
+# 19. --help
 check "--help" sh -c "'$TOOL' --help | grep -q 'decode \\[--json\\] \\[--hex\\]'"
 
-# 18. the man page renders without warnings (if groff is installed)
+# 20. the man page renders without warnings (if groff is installed)
 MAN=$(dirname "$0")/../apple-props.1
 if command -v groff > /dev/null 2>&1; then
 	check "man page renders" sh -c "

@@ -23,6 +23,8 @@ static const struct shape shapes[] = {
 	{ "gpu-like (4 nodes, 15 props, 64 B values)", 4, 15, 64 },
 	{ "drom-like (8 nodes, 6 props, 4 KiB values)", 8, 6, 4096 },
 	{ "many (64 nodes, 40 props, 16 B values)", 64, 40, 16 },
+	{ "gpu-max (2 nodes, 82 props, 32 B values)", 2, 82, 32 },
+	{ "bound (54 nodes, 256 props, 1 B values)", 54, 256, 1 },
 };
 
 /* PciRoot(0x0)/Pci(n,0x0)/Pci(0x0,0x0) */

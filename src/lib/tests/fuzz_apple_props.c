@@ -5,8 +5,11 @@
  * Each input is tried as a blob and as device-path text. Besides what
  * ASan and UBSan catch, it checks that a blob that validates is walked
  * exactly as validated (same counts), converts every path and key without
- * error, and re-encodes to the same bytes; and that device-path text that
- * parses prints back to text that parses to the same bytes.
+ * error, has no node with more than APPLE_PROPS_MAX_NODE_PROPS properties
+ * or with a key twice (compared here the slow way, every pair), and
+ * re-encodes to the same bytes; and that device-path text that parses
+ * prints back to text that parses to the same bytes. The seeds include a
+ * blob with a repeated key (dup_key.bin of gen_apple_props).
  */
 
 #include <stdint.h>
@@ -19,6 +22,8 @@ struct fuzz_ctx {
 	struct apple_props_enc enc;
 	u32 nodes;
 	u32 props;
+	u32 node_props;
+	struct apple_props_prop keys[APPLE_PROPS_MAX_NODE_PROPS];
 };
 
 static int fuzz_node(void *ctx, const struct apple_props_node *node)
@@ -40,6 +45,7 @@ static int fuzz_node(void *ctx, const struct apple_props_node *node)
 	free(text);
 	apple_dp_to_route(node->path, node->path_len, &route);
 	c->nodes++;
+	c->node_props = 0;
 	return apple_props_enc_node(&c->enc, node->path, node->path_len);
 }
 
@@ -49,11 +55,20 @@ static int fuzz_prop(void *ctx, const struct apple_props_node *node,
 	struct fuzz_ctx *c = ctx;
 	size_t size = 3 * (prop->key_len / 2) + 1;
 	char *key = malloc(size);
+	u32 i;
 	int ret;
 
 	(void)node;
 	if (!key)
 		abort();
+	/* a validated node holds few enough properties, each key once */
+	if (c->node_props >= APPLE_PROPS_MAX_NODE_PROPS)
+		__builtin_trap();
+	for (i = 0; i < c->node_props; i++)
+		if (c->keys[i].key_len == prop->key_len &&
+		    !memcmp(c->keys[i].key, prop->key, prop->key_len))
+			__builtin_trap();
+	c->keys[c->node_props++] = *prop;
 	ret = apple_props_key_to_utf8(prop->key, prop->key_len, key, size);
 	if (ret < 0)
 		__builtin_trap();	/* a validated key always converts */

@@ -2,7 +2,8 @@
 /*
  * Writes the synthetic sample blobs of apple_props_samples.h into a
  * directory: the seed corpus of fuzz_apple_props and the inputs of the
- * apple-props tool tests. No bytes from a real Mac.
+ * apple-props tool tests (all valid but dup_key.bin, whose node repeats a
+ * key). No bytes from a real Mac.
  *
  *   gen_apple_props DIR
  */
@@ -22,6 +23,16 @@ static const struct sample_node sample_small[] = {
 
 static const struct sample_node sample_none[] = { { NULL } };
 
+/*
+ * Invalid: small with "ab" once more at offset 70 (the encoder does not
+ * look for repeated keys, the parser rejects them).
+ */
+static const struct sample_node sample_dup_key[] = {
+	{ .text = "PciRoot(0x0)/Pci(0x1b,0x0)",
+	  .props = { { "ab", "\x01\x02", 2 }, { "c", NULL, 0 }, { "ab", "\x03", 1 } } },
+	{ NULL }
+};
+
 static const struct {
 	const char *name;
 	const struct sample_node *nodes;
@@ -31,6 +42,7 @@ static const struct {
 	{ "exotic.bin", sample_exotic },
 	{ "small.bin", sample_small },
 	{ "empty.bin", sample_none },
+	{ "dup_key.bin", sample_dup_key },
 };
 
 static const char * const texts[] = {

@@ -746,6 +746,119 @@ static void test_bad_prop_count(void **state)
 	expect_blob_error(b.b, b.len, -EINVAL, APPLE_PROPS_E_COUNT_LOW, 42);
 }
 
+/* Good with a second "ab" (boolean) appended at 58 instead of "c". */
+static const u8 dup_tail[] = { 0x0a, 0, 0, 0, 'a', 0, 'b', 0, 0, 0, 0x04, 0, 0, 0 };
+
+/* One node PciRoot(0x0)/Pci(0x1b,0x0) with properties @keys[0..n), 1-byte values. */
+static u8 *encode_keys(const char * const *keys, size_t n, size_t *len)
+{
+	struct apple_props_enc enc;
+	u8 *buf = NULL;
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		apple_props_enc_init(&enc, buf, buf ? *len : 0);
+		assert_int_equal(apple_props_enc_node(&enc, dp_hda, sizeof(dp_hda)), 0);
+		for (i = 0; i < n; i++)
+			assert_int_equal(apple_props_enc_prop(&enc, keys[i], "\x5a", 1), 0);
+		if (!apple_props_enc_finish(&enc, len))
+			return buf;
+		buf = malloc(*len);
+		assert_non_null(buf);
+	}
+	return NULL;
+}
+
+/* Offset of property @index of the blob's only node (keys of encode_keys()). */
+static size_t prop_offset(const u8 *buf, size_t index)
+{
+	size_t off = 12 + 8 + sizeof(dp_hda), i;
+
+	for (i = 0; i < index; i++) {
+		off += (size_t)buf[off] | (size_t)buf[off + 1] << 8 | (size_t)buf[off + 2] << 16;
+		off += (size_t)buf[off] | (size_t)buf[off + 1] << 8 | (size_t)buf[off + 2] << 16;
+	}
+	return off;
+}
+
+static void test_bad_dup_keys(void **state)
+{
+	static const char * const same_prefix[] = { "ab", "a", "abc", "ac", "b" };
+	static const char * const case_differs[] = { "model", "Model", "MODEL" };
+	char name[APPLE_PROPS_MAX_NODE_PROPS + 1][16];
+	const char *keys[APPLE_PROPS_MAX_NODE_PROPS + 1];
+	struct apple_props_info info;
+	struct apple_props_enc enc;
+	struct collect c = { 0 };
+	struct blob b;
+	size_t i, len;
+	u8 *buf;
+
+	(void)state;
+	/* the smallest case: "ab" twice, reported at the second */
+	make_good(&b);
+	memcpy(b.b + sizeof(good), dup_tail, sizeof(dup_tail));
+	resize(&b, (int)sizeof(dup_tail) - (int)sizeof(good_tail));
+	expect_blob_error(b.b, b.len, -EINVAL, APPLE_PROPS_E_KEY_DUP, 58);
+
+	/* keys that share a prefix or differ in case are different keys */
+	buf = encode_keys(same_prefix, ARRAY_SIZE(same_prefix), &len);
+	assert_int_equal(apple_props_validate(buf, len, &info, NULL), 0);
+	assert_int_equal(info.props, ARRAY_SIZE(same_prefix));
+	free(buf);
+	buf = encode_keys(case_differs, ARRAY_SIZE(case_differs), &len);
+	assert_int_equal(apple_props_validate(buf, len, NULL, NULL), 0);
+	free(buf);
+
+	/* the same key in two nodes is fine */
+	buf = malloc(256);
+	assert_non_null(buf);
+	apple_props_enc_init(&enc, buf, 256);
+	assert_int_equal(apple_props_enc_node(&enc, dp_hda, sizeof(dp_hda)), 0);
+	assert_int_equal(apple_props_enc_prop(&enc, "layout-id", "\x0c", 1), 0);
+	assert_int_equal(apple_props_enc_node(&enc, sample_dp_usb, sizeof(sample_dp_usb)), 0);
+	assert_int_equal(apple_props_enc_prop(&enc, "layout-id", "\x0c", 1), 0);
+	assert_int_equal(apple_props_enc_finish(&enc, &len), 0);
+	assert_int_equal(apple_props_parse(buf, len, &collect_ops, &c, NULL), 0);
+	assert_int_equal(c.props, 2);
+	free(buf);
+
+	/* as many keys as allowed, all different: valid */
+	for (i = 0; i <= APPLE_PROPS_MAX_NODE_PROPS; i++) {
+		snprintf(name[i], sizeof(name[i]), "key-%zu", i);
+		keys[i] = name[i];
+	}
+	buf = encode_keys(keys, APPLE_PROPS_MAX_NODE_PROPS, &len);
+	assert_int_equal(apple_props_validate(buf, len, &info, NULL), 0);
+	assert_int_equal(info.props, APPLE_PROPS_MAX_NODE_PROPS);
+	free(buf);
+
+	/* one repeated far apart, near each other, and in the middle */
+	keys[APPLE_PROPS_MAX_NODE_PROPS - 1] = name[0];
+	buf = encode_keys(keys, APPLE_PROPS_MAX_NODE_PROPS, &len);
+	expect_blob_error(buf, len, -EINVAL, APPLE_PROPS_E_KEY_DUP,
+			  prop_offset(buf, APPLE_PROPS_MAX_NODE_PROPS - 1));
+	free(buf);
+	keys[APPLE_PROPS_MAX_NODE_PROPS - 1] = name[APPLE_PROPS_MAX_NODE_PROPS - 2];
+	buf = encode_keys(keys, APPLE_PROPS_MAX_NODE_PROPS, &len);
+	expect_blob_error(buf, len, -EINVAL, APPLE_PROPS_E_KEY_DUP,
+			  prop_offset(buf, APPLE_PROPS_MAX_NODE_PROPS - 1));
+	free(buf);
+	keys[APPLE_PROPS_MAX_NODE_PROPS - 1] = name[APPLE_PROPS_MAX_NODE_PROPS - 1];
+	keys[100] = name[37];
+	buf = encode_keys(keys, APPLE_PROPS_MAX_NODE_PROPS, &len);
+	expect_blob_error(buf, len, -EINVAL, APPLE_PROPS_E_KEY_DUP, prop_offset(buf, 100));
+	free(buf);
+	keys[100] = name[100];
+
+	/* one property too many: reported at it */
+	buf = encode_keys(keys, APPLE_PROPS_MAX_NODE_PROPS + 1, &len);
+	expect_blob_error(buf, len, -EINVAL, APPLE_PROPS_E_NODE_PROPS,
+			  prop_offset(buf, APPLE_PROPS_MAX_NODE_PROPS));
+	free(buf);
+}
+
 /* Every truncation of a valid blob, with lengths patched, fails cleanly. */
 static void test_bad_every_truncation(void **state)
 {
@@ -925,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_bad_prop_count),
+		cmocka_unit_test(test_bad_dup_keys),
 		cmocka_unit_test(test_bad_every_truncation),
 		cmocka_unit_test(test_bad_every_bit_flip),
 		cmocka_unit_test(test_callback_stops),
