@@ -304,7 +304,7 @@ static int gmux_check_in_tree_driver(void)
 	}
 	acpi_dev_put(adev);
 	if (ret)
-		pr_err("the in-tree apple-gmux driver has the gmux: unload it (modprobe -r apple-gmux) and keep it out with 'blacklist apple_gmux' (/usr/lib/modprobe.d/macsupport.conf, installed with the bundle)\n");
+		pr_err("the in-tree apple-gmux driver has the gmux: unload it (modprobe -r apple-gmux); the bundle's /usr/lib/modprobe.d/macsupport.conf keeps it out on kernels that have apple_gmux_ng\n");
 	return ret;
 }
 
