@@ -160,6 +160,8 @@ harness_build_initramfs()
 		die "gmux-simctl not built (make -C qemu-tests/sim)"
 	cp "$HARNESS_DIR/guest/build/timed-io" "$root/bin/timed-io" ||
 		die "timed-io not built (make -C qemu-tests/guest)"
+	cp "$HARNESS_DIR/guest/build/drop-cap" "$root/bin/drop-cap" ||
+		die "drop-cap not built (make -C qemu-tests/guest)"
 	# Test blobs of Apple device properties, encoded by the bundle's own tool.
 	mkdir -p "$root/etc/macsupport/blobs"
 	for b in "$HARNESS_DIR"/blobs/*.json; do

@@ -10,6 +10,9 @@
 #include <linux/device.h>
 #include <linux/property.h>
 
+/* props_core.c */
+extern char *props_test_fail_at;
+
 /* props_sysfs.c */
 const struct software_node *props_swnode(struct device *dev);
 int props_export_device(struct device *dev);

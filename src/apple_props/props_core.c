@@ -29,6 +29,10 @@
  * those that appear later.
  */
 
+char *props_test_fail_at;
+module_param_named(test_fail_at, props_test_fail_at, charp, 0);
+MODULE_PARM_DESC(test_fail_at, "TEST ONLY: fail module init at this step (sources)");
+
 MACSUPPORT_APPLE_DMI_TABLE(props_apple_dmi_table);
 MODULE_DEVICE_TABLE(dmi, props_apple_dmi_table);
 

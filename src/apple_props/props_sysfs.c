@@ -288,6 +288,10 @@ int props_sysfs_init(void)
 	for_each_pci_dev(pdev)
 		props_export_device(&pdev->dev);
 	ret = props_sources_init(props_fw_dir);
+	if (!ret && props_test_fail_at && !strcmp(props_test_fail_at, "sources")) {
+		props_sources_exit(props_fw_dir);
+		ret = -ENOMEM;
+	}
 	if (ret)
 		goto err_notifier;
 	return 0;
