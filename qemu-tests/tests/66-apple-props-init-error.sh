@@ -5,9 +5,9 @@
 # later step fails, it must take them back (software nodes, sysfs files,
 # device references, the list of loaded nodes), and a normal load
 # afterwards must attach them again. The TEST ONLY parameter test_fail_at
-# makes the init fail at a named step: here "sources", right after the
-# NVRAM and firmware-file sources were taken. Profiles booted through the
-# fake Apple firmware with an NVRAM copy only.
+# makes the init fail after a named step: "sources", right after the
+# NVRAM and firmware-file sources were taken, and each earlier one.
+# Profiles booted through the fake Apple firmware with an NVRAM copy only.
 
 [ "${EXPECT_APPLE_EFI:-0}" = 1 ] && [ -n "${EXPECT_NVRAM_DEV:-}" ] || return 0
 FW_DEV=0000:00:1d.0	# what qemu-tests/blobs/fw-file.json names
@@ -26,16 +26,36 @@ left_behind()
 
 dmesg_mark init-fail
 if modprobe apple_props test_fail_at=sources 2> /tmp/err; then rc=0; else rc=1; fi
+# Busybox's modprobe tries a failing module twice: each try must find the
+# nodes gone and attach them afresh.
 log=$(dmesg_since init-fail)
+tries=$(echo "$log" | grep -c 'TEST ONLY: failing init after step "sources"')
 nv=$(echo "$log" | grep -c 'NVRAM AAPL,PathProperties: .* 1 attached')
 fw=$(echo "$log" | grep -c 'firmware apple/properties.bin: .* 1 attached')
 left=$(left_behind)
-if [ "$rc" = 1 ] && [ "$nv" = 1 ] && [ "$fw" = 1 ] && [ -z "$left" ]; then
-	pass apple_props init-error-takes-back "$(sed 's/.*: //' /tmp/err); NVRAM and firmware-file \
-nodes attached, then taken back"
+if [ "$rc" = 1 ] && [ "$tries" -ge 1 ] && [ "$nv" = "$tries" ] && [ "$fw" = "$tries" ] &&
+   [ -z "$left" ]; then
+	pass apple_props init-error-takes-back "$(sed 's/.*: //' /tmp/err), $tries tries; NVRAM \
+and firmware-file nodes attached, then taken back"
 else
-	fail apple_props init-error-takes-back "modprobe rc $rc '$(cat /tmp/err)', attached: \
-NVRAM $nv, firmware file $fw; left: $left"
+	fail apple_props init-error-takes-back "modprobe rc $rc '$(cat /tmp/err)', $tries tries, \
+attached: NVRAM $nv, firmware file $fw; left: $left"
+fi
+
+# Every other step of the init fails as cleanly.
+bad=
+for step in dir all notifier export; do
+	if modprobe apple_props test_fail_at=$step 2> /dev/null; then
+		bad="$bad $step:loaded"
+		rmmod apple_props
+	fi
+	left=$(left_behind)
+	[ -z "$left" ] || bad="$bad $step:$left"
+done
+if [ -z "$bad" ]; then
+	pass apple_props init-error-every-step "dir, all, notifier, export: failed, nothing left"
+else
+	fail apple_props init-error-every-step "$bad"
 fi
 
 dmesg_mark init-after-fail

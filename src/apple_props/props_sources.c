@@ -33,6 +33,8 @@
  *   (in one or several writes from offset 0); it is taken once the length
  *   its header declares has arrived, and the write fails with EINVAL when
  *   the blob is malformed.
+ *
+ * This file calls props_attach.c only.
  */
 
 #define PROPS_FIRMWARE_FILE	"apple/properties.bin"
@@ -133,8 +135,12 @@ out:
 }
 
 /**
- * props_sources_init() - take the blobs that are there at load
+ * props_sources_init() - take the blobs that are there at load, then open
+ * the load file
  * @dir: /sys/firmware/apple_properties
+ *
+ * What it attached stays attached when it fails; props_attach_exit()
+ * takes it back.
  *
  * Return: 0 or a negative errno.
  */
@@ -157,6 +163,9 @@ int props_sources_init(struct kobject *dir)
 void props_sources_exit(struct kobject *dir)
 {
 	sysfs_remove_bin_file(dir, &bin_attr_load);
+	mutex_lock(&props_load_lock);
 	kvfree(props_load_buf);
 	props_load_buf = NULL;
+	props_load_len = 0;
+	mutex_unlock(&props_load_lock);
 }
