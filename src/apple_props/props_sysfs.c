@@ -29,8 +29,14 @@
  *
  * A boolean property is an empty file. /sys/firmware/apple_properties/all
  * lists every property of every device as text, one per line:
- * "<device> <key> <value in lowercase hex>". The ABI is documented in
- * Documentation/ABI/testing/sysfs-bus-pci-apple-properties.
+ * "<device> <key> <value in lowercase hex>". A property whose value
+ * identifies the machine or one of its parts is readable by root only, as
+ * DMI's serial numbers are: ThunderboltDROM (it holds the controller's
+ * UID) and every key containing "serial", "uuid" or "mac-address" (in any
+ * case); the others are world-readable. "all" holds them all and is
+ * root's only, as /sys/firmware/dmi/tables/DMI is. The ABI is documented
+ * in Documentation/ABI/testing/sysfs-bus-pci-apple-properties and
+ * sysfs-firmware-apple_properties.
  *
  * This file calls nothing else of the module. A device's directory is an
  * attribute group on the device (no kobject of its own). It points into
@@ -89,6 +95,24 @@ static struct fwnode_handle *props_swnode_fwnode(struct device *dev)
 const struct software_node *props_swnode(struct device *dev)
 {
 	return to_software_node(props_swnode_fwnode(dev));
+}
+
+/* Does @key contain @word, ignoring case? */
+static bool props_key_has(const char *key, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *key; key++)
+		if (!strncasecmp(key, word, n))
+			return true;
+	return false;
+}
+
+/* A value that identifies the machine or a part of it: root only. */
+static bool props_identifying(const char *key)
+{
+	return !strcmp(key, "ThunderboltDROM") || props_key_has(key, "serial") ||
+	       props_key_has(key, "uuid") || props_key_has(key, "mac-address");
 }
 
 /* Can @p be a file in @e's directory (a file name, not taken yet)? */
@@ -182,7 +206,7 @@ int props_export_device(struct device *dev)
 		}
 		sysfs_bin_attr_init(attr);
 		attr->attr.name = p->name;
-		attr->attr.mode = 0444;
+		attr->attr.mode = props_identifying(p->name) ? 0400 : 0444;
 		attr->size = p->length;
 		attr->read = props_attr_read;
 		attr->private = (void *)p;
@@ -297,7 +321,7 @@ static ssize_t props_all_read(struct file *file, struct kobject *kobj,
 	return ret;
 }
 
-static BIN_ATTR(all, 0444, props_all_read, NULL, 0);
+static BIN_ATTR(all, 0400, props_all_read, NULL, 0);
 
 /**
  * props_sysfs_init() - create the "all" listing
