@@ -144,7 +144,7 @@ TEST_MODULES="efivarfs"
 # bundle's own modules (under extra/), with a modules.dep made by depmod.
 harness_build_initramfs()
 {
-	local root=$OUT/initramfs m ko dep deps
+	local root=$OUT/initramfs m ko dep deps hash
 	local mods=/lib/modules/$KVER
 
 	rm -rf "$root"
@@ -193,6 +193,21 @@ harness_build_initramfs()
 		[ -e "$ko" ] || die "module $ko not built"
 		cp "$ko" "$root$mods/extra/"
 	done
+	# A kernel built here (the debug kernel) keeps its module signing key in
+	# its build tree; Debian's headers have none. With the key, the copies
+	# are signed, so that they load in a guest locked down at boot, and
+	# MACSUPPORT_SIGNED_MODULES=1 lets tests that need that run (see run).
+	MACSUPPORT_SIGNED_MODULES=0
+	if [ -r "$KDIR/certs/signing_key.pem" ] && [ -r "$KDIR/certs/signing_key.x509" ] &&
+	   [ -x "$KDIR/scripts/sign-file" ]; then
+		hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$KDIR/.config")
+		for ko in "$root$mods"/extra/*.ko; do
+			"$KDIR/scripts/sign-file" "${hash:-sha256}" "$KDIR/certs/signing_key.pem" \
+				"$KDIR/certs/signing_key.x509" "$ko" || die "cannot sign $ko"
+		done
+		MACSUPPORT_SIGNED_MODULES=1
+	fi
+	export MACSUPPORT_SIGNED_MODULES
 	cp "$mods"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
 	depmod -b "$root" "$KVER" || die "depmod failed"
 
