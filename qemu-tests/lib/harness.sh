@@ -193,6 +193,9 @@ harness_build_initramfs()
 		[ -e "$ko" ] || die "module $ko not built"
 		cp "$ko" "$root$mods/extra/"
 	done
+	cp "$mods"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
+	depmod -b "$root" "$KVER" || die "depmod failed"
+
 	# A kernel built here (the debug kernel) keeps its module signing key in
 	# its build tree; Debian's headers have none. With the key, the copies
 	# are signed, so that they load in a guest locked down at boot, and
@@ -208,8 +211,6 @@ harness_build_initramfs()
 		MACSUPPORT_SIGNED_MODULES=1
 	fi
 	export MACSUPPORT_SIGNED_MODULES
-	cp "$mods"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
-	depmod -b "$root" "$KVER" || die "depmod failed"
 
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT/initramfs.gz" ||
 		die "cannot pack initramfs"
