@@ -197,14 +197,17 @@ harness_build_initramfs()
 	depmod -b "$root" "$KVER" || die "depmod failed"
 
 	# A kernel built here (the debug kernel) keeps its module signing key in
-	# its build tree; Debian's headers have none. With the key, the copies
-	# are signed, so that they load in a guest locked down at boot, and
-	# MACSUPPORT_SIGNED_MODULES=1 lets tests that need that run (see run).
+	# its build tree; Debian's headers have none. With the key, the guest's
+	# unsigned modules (the bundle's, and the kernel's own when it was built
+	# without MODULE_SIG_ALL) are signed, so that they load in a guest locked
+	# down at boot, and MACSUPPORT_SIGNED_MODULES=1 lets tests that need
+	# that run (see run).
 	MACSUPPORT_SIGNED_MODULES=0
 	if [ -r "$KDIR/certs/signing_key.pem" ] && [ -r "$KDIR/certs/signing_key.x509" ] &&
 	   [ -x "$KDIR/scripts/sign-file" ]; then
 		hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$KDIR/.config")
-		for ko in "$root$mods"/extra/*.ko; do
+		for ko in $(find "$root/lib/modules" -name '*.ko'); do
+			tail -c 28 "$ko" | grep -q 'Module signature appended' && continue
 			"$KDIR/scripts/sign-file" "${hash:-sha256}" "$KDIR/certs/signing_key.pem" \
 				"$KDIR/certs/signing_key.x509" "$ko" || die "cannot sign $ko"
 		done
