@@ -145,7 +145,7 @@ TEST_MODULES="efivarfs apple_bl"
 # bundle's own modules (under extra/), with a modules.dep made by depmod.
 harness_build_initramfs()
 {
-	local root=$OUT/initramfs m ko dep deps
+	local root=$OUT/initramfs m ko dep deps hash
 	local mods=/lib/modules/$KVER
 
 	rm -rf "$root"
@@ -163,6 +163,8 @@ harness_build_initramfs()
 		die "timed-io not built (make -C qemu-tests/guest)"
 	cp "$HARNESS_DIR/guest/build/clear-immutable" "$root/bin/clear-immutable" ||
 		die "clear-immutable not built (make -C qemu-tests/guest)"
+	cp "$HARNESS_DIR/guest/build/drop-cap" "$root/bin/drop-cap" ||
+		die "drop-cap not built (make -C qemu-tests/guest)"
 	# Test blobs of Apple device properties, encoded by the bundle's own tool.
 	mkdir -p "$root/etc/macsupport/blobs"
 	for b in "$HARNESS_DIR"/blobs/*.json; do
@@ -196,6 +198,25 @@ harness_build_initramfs()
 	done
 	cp "$mods"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
 	depmod -b "$root" "$KVER" || die "depmod failed"
+
+	# A kernel built here (the debug kernel) keeps its module signing key in
+	# its build tree; Debian's headers have none. With the key, the guest's
+	# unsigned modules (the bundle's, and the kernel's own when it was built
+	# without MODULE_SIG_ALL) are signed, so that they load in a guest locked
+	# down at boot, and MACSUPPORT_SIGNED_MODULES=1 lets tests that need
+	# that run (see run).
+	MACSUPPORT_SIGNED_MODULES=0
+	if [ -r "$KDIR/certs/signing_key.pem" ] && [ -r "$KDIR/certs/signing_key.x509" ] &&
+	   [ -x "$KDIR/scripts/sign-file" ]; then
+		hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$KDIR/.config")
+		for ko in $(find "$root/lib/modules" -name '*.ko'); do
+			tail -c 28 "$ko" | grep -q 'Module signature appended' && continue
+			"$KDIR/scripts/sign-file" "${hash:-sha256}" "$KDIR/certs/signing_key.pem" \
+				"$KDIR/certs/signing_key.x509" "$ko" || die "cannot sign $ko"
+		done
+		MACSUPPORT_SIGNED_MODULES=1
+	fi
+	export MACSUPPORT_SIGNED_MODULES
 
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT/initramfs.gz" ||
 		die "cannot pack initramfs"

@@ -88,8 +88,40 @@ else
 	fail apple_props late-device-gets-properties "macsupport,late = '$late' on $EXPECT_HOTPLUG_DEV"
 fi
 
+# While the device goes away, loads of its node, readers of what it shows
+# and module reloads (the walk over the devices at load, the exit) race
+# the removal (the bus notifier unexports and takes its node back):
+# nothing may crash, point into a freed node or stay behind.
+race_loop()
+{
+	_i=0
+	while [ ! -e /tmp/race-stop ] && [ "$_i" -lt 3000 ]; do
+		cat /etc/macsupport/blobs/late-device.bin > /sys/firmware/apple_properties/load
+		cat /sys/firmware/apple_properties/all "$hp_dev"/apple_properties/* > /dev/null
+		_i=$((_i + 1))
+	done 2> /dev/null
+	echo "$_i" > /tmp/race-loops
+}
+reload_loop()
+{
+	_r=0
+	while [ ! -e /tmp/race-stop ] && [ "$_r" -lt 300 ]; do
+		rmmod apple_props && modprobe apple_props
+		sleep 0.1
+		_r=$((_r + 1))
+	done 2> /dev/null
+	echo "$_r" > /tmp/race-reloads
+}
+rm -f /tmp/race-stop /tmp/race-loops /tmp/race-reloads
+race_loop &
+race_pid=$!
+reload_loop &
+reload_pid=$!
+
 dmesg_mark hotplug-remove
 if ! ans=$(host_request '{"execute":"device_del","arguments":{"id":"hp1"}}'); then
+	touch /tmp/race-stop
+	wait "$race_pid" "$reload_pid"
 	fail harness hotplug-remove "device_del: $ans"
 	return 0
 fi
@@ -98,6 +130,19 @@ if t=$(wait_until 30 hp_absent); then
 	pass harness hotplug-remove "$EXPECT_HOTPLUG_DEV gone ${t}s after device_del"
 else
 	fail harness hotplug-remove "$EXPECT_HOTPLUG_DEV still there ${t}s after device_del: $(dmesg_since hotplug-remove | grep -i -m 3 pciehp | tr '\n' ' ')"
+fi
+touch /tmp/race-stop
+wait "$race_pid" "$reload_pid"
+modprobe apple_props
+stale=$(grep -c "^$EXPECT_HOTPLUG_DEV " /sys/firmware/apple_properties/all)
+lines=$(wc -l < /sys/firmware/apple_properties/all)
+files=$(ls /sys/bus/pci/devices/*/apple_properties/* 2>/dev/null | wc -l)
+if hp_absent && [ "$stale" = 0 ] && [ "$lines" = "$files" ]; then
+	pass apple_props hot-remove-races-loads "$(cat /tmp/race-loops) loads and reads, \
+$(cat /tmp/race-reloads) reloads during the removal; all: $lines lines, none for $EXPECT_HOTPLUG_DEV"
+else
+	fail apple_props hot-remove-races-loads "$stale lines for $EXPECT_HOTPLUG_DEV in all, \
+$lines lines for $files files"
 fi
 if rmmod apple_props && [ ! -e /sys/firmware/apple_properties ]; then
 	pass apple_props unload-after-hot-remove

@@ -59,19 +59,23 @@ else
 fi
 
 # Malformed: version 2; a key length running past the end; a lying count.
+# The write fails with the parser's own error: EOPNOTSUPP for a version it
+# does not know, EINVAL for a malformed blob.
 cp "$B/new-device.bin" /tmp/bad-version.bin
 printf '\002' | dd of=/tmp/bad-version.bin bs=1 seek=4 conv=notrunc 2>/dev/null
 cp "$B/new-device.bin" /tmp/bad-count.bin
 printf '\011' | dd of=/tmp/bad-count.bin bs=1 seek=16 conv=notrunc 2>/dev/null
 all_before=$(cat /sys/firmware/apple_properties/all | md5sum)
-for bad in bad-version bad-count; do
+for bad in "bad-version:Operation not supported" "bad-count:Invalid argument"; do
+	want=${bad#*:}
+	bad=${bad%%:*}
 	load "$bad" "/tmp/$bad.bin"
 	rej=$(dmesg_since "load-$bad" | grep -o 'apple_props: sysfs: rejected: .*; nothing attached')
-	if [ "$rc" = 1 ] && grep -q 'Invalid argument' /tmp/err && [ -n "$rej" ] &&
+	if [ "$rc" = 1 ] && grep -q "$want" /tmp/err && [ -n "$rej" ] &&
 	   [ "$(cat /sys/firmware/apple_properties/all | md5sum)" = "$all_before" ]; then
 		pass apple_props "load-$bad-rejected" "${rej#apple_props: }"
 	else
-		fail apple_props "load-$bad-rejected" "rc $rc, '$(cat /tmp/err)', log '$rej'"
+		fail apple_props "load-$bad-rejected" "rc $rc, '$(cat /tmp/err)' (want $want), log '$rej'"
 	fi
 done
 

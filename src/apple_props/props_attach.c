@@ -25,12 +25,24 @@
  * of it is attached. Each device node's path is resolved like the kernel's
  * own parser does (an ACPI PCI root, then PCI device/function hops). A
  * device that has no firmware properties yet gets a software node with the
- * node's properties, which the module takes back when it is unloaded. A device that has them already (the built-in
- * parser attached them at boot) keeps them: equal values are counted,
+ * node's properties, which the module takes back when it is unloaded. A
+ * device that has them already (the built-in parser attached them at boot)
+ * keeps them: equal values are counted,
  * different ones reported as conflicts, never replaced. The nodes stay
  * loaded: a node whose device does not exist yet, or that is unplugged and
  * comes back, is attached by the PCI bus notifier when the device is added,
  * before a driver binds to it.
+ *
+ * This file decides what each device shows (it calls props_sysfs.c, never
+ * the other way round). props_attach_lock serialises everything that
+ * attaches, exports, unexports or takes a node back. Walks over the PCI
+ * devices (a load, the walk at module load, the exit) also hold
+ * pci_lock_rescan_remove(), taken first, so that no device is half
+ * removed while they look at it; the bus notifier runs with the PCI
+ * core's own locking and only looks at the device it is told about and
+ * its parents. A device going away is unexported and its node taken back
+ * in one critical section, before its software node (built-in or ours)
+ * is freed.
  */
 
 /**
@@ -40,6 +52,7 @@
  * @path: its device path as text, for the log
  * @source: where the blob came from
  * @load: which load brought it (a counter)
+ * @matched: a device was found for it in this load
  * @entries: its properties, terminated by an empty entry
  */
 struct props_pending {
@@ -48,6 +61,7 @@ struct props_pending {
 	char path[128];
 	const char *source;
 	unsigned int load;
+	bool matched;
 	struct property_entry entries[];
 };
 
@@ -64,9 +78,13 @@ struct props_owned {
 	struct fwnode_handle *fwnode;
 };
 
-/* Take a node back from its device and free it; props_attach_lock held. */
+/*
+ * Take a node back from its device and free it, after removing the files
+ * that point into it; props_attach_lock held.
+ */
 static void props_owned_release(struct props_owned *o)
 {
+	props_unexport_device(o->dev);
 	device_remove_software_node(o->dev);
 	fwnode_remove_software_node(o->fwnode);
 	list_del(&o->list);
@@ -78,6 +96,7 @@ static LIST_HEAD(props_pending_list);
 static LIST_HEAD(props_owned_list);
 static DEFINE_MUTEX(props_attach_lock);
 static unsigned int props_loads;
+static bool props_attach_closed;	/* props_attach_exit() ran: attach nothing more */
 
 static void props_pending_free(struct props_pending *p)
 {
@@ -100,35 +119,40 @@ static void props_eisa_to_str(u32 id, char *buf)
 	snprintf(buf + 3, 5, "%04X", id >> 16);
 }
 
-/* The PCI device a route names, with a reference, or NULL if it is not there. */
-static struct pci_dev *props_resolve(const struct apple_dp_route *route)
+/* Does the ACPI device @adev have the route's root _HID (or _CID) and _UID? */
+static bool props_root_is(struct acpi_device *adev, const struct apple_dp_route *route)
 {
-	struct acpi_device *adev;
-	struct pci_bus *bus = NULL;
-	struct pci_dev *pdev = NULL;
-	char hid[8], uid[12];
-	unsigned int i;
+	struct acpi_device_id ids[2] = { };
+	char uid[12];
 
-	props_eisa_to_str(route->hid, hid);
+	props_eisa_to_str(route->hid, ids[0].id);
 	snprintf(uid, sizeof(uid), "%u", route->uid);
-	adev = acpi_dev_get_first_match_dev(hid, uid, -1);
-	if (!adev)
-		return NULL;
-	while ((bus = pci_find_next_bus(bus)))
-		if (pci_is_root_bus(bus) && ACPI_COMPANION(bus->bridge) == adev)
-			break;
-	acpi_dev_put(adev);
+	return !acpi_match_device_ids(adev, ids) && acpi_device_uid(adev) &&
+	       !strcmp(acpi_device_uid(adev), uid);
+}
 
-	for (i = 0; bus && i < route->nr_hops; i++) {
-		pci_dev_put(pdev);
-		pdev = pci_get_slot(bus, PCI_DEVFN(route->hops[i].dev, route->hops[i].fn));
-		bus = pdev ? pdev->subordinate : NULL;
+/*
+ * Does @route name @pdev? Walks from the device up to its root bus, so it
+ * only looks at the device and its parents, which the device keeps alive;
+ * nothing is resolved downwards, no bus is looked up by number.
+ */
+static bool props_route_names(const struct apple_dp_route *route, struct pci_dev *pdev)
+{
+	struct pci_bus *bus = NULL;
+	int i;
+
+	if (!route->nr_hops)
+		return false;
+	for (i = route->nr_hops - 1; i >= 0; i--) {
+		if (!pdev || pdev->devfn != PCI_DEVFN(route->hops[i].dev, route->hops[i].fn))
+			return false;
+		bus = pdev->bus;
+		if (pci_is_root_bus(bus))
+			break;
+		pdev = bus->self;
 	}
-	if (i < route->nr_hops) {
-		pci_dev_put(pdev);
-		return NULL;
-	}
-	return pdev;
+	return i == 0 && ACPI_COMPANION(bus->bridge) &&
+	       props_root_is(ACPI_COMPANION(bus->bridge), route);
 }
 
 static bool props_same_value(const struct property_entry *a, const struct property_entry *b)
@@ -165,6 +189,10 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 	unsigned int conflicts = 0;
 	int ret;
 
+	if (!device_is_registered(dev)) {
+		res->waiting++;		/* being removed: as if it were gone */
+		return;
+	}
 	if (have) {
 		for (e = p->entries; e->name; e++) {
 			for (h = have->properties; h && h->name; h++)
@@ -214,25 +242,27 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 }
 
 /*
- * Attach the loaded nodes that name @dev, or, when @dev is NULL, the nodes
- * of load @load whose device is there; count in @res. props_attach_lock held.
+ * Attach the nodes of load @load to the devices they name that are there;
+ * count in @res. pci_lock_rescan_remove() and props_attach_lock held.
  */
-static void props_attach_loaded(struct device *dev, unsigned int load,
-				struct props_result *res)
+static void props_attach_loaded(unsigned int load, struct props_result *res)
 {
 	struct props_pending *p;
-	struct pci_dev *pdev;
+	struct pci_dev *pdev = NULL;
 
-	list_for_each_entry(p, &props_pending_list, list) {
-		if (!dev && p->load != load)
-			continue;
-		pdev = props_resolve(&p->route);
-		if (pdev && (!dev || &pdev->dev == dev))
+	list_for_each_entry(p, &props_pending_list, list)
+		p->matched = false;
+	for_each_pci_dev(pdev) {
+		list_for_each_entry(p, &props_pending_list, list) {
+			if (p->load != load || p->matched || !props_route_names(&p->route, pdev))
+				continue;
+			p->matched = true;
 			props_attach(&pdev->dev, p, res);
-		else if (!pdev && !dev)
-			res->waiting++;
-		pci_dev_put(pdev);
+		}
 	}
+	list_for_each_entry(p, &props_pending_list, list)
+		if (p->load == load && !p->matched)
+			res->waiting++;
 }
 
 /*
@@ -355,15 +385,26 @@ int props_load_blob(const void *buf, size_t len, const char *source)
 	}
 	res.unresolvable = ctx.unresolvable;
 
+	pci_lock_rescan_remove();
 	mutex_lock(&props_attach_lock);
-	props_loads++;
-	list_for_each_entry(p, &ctx.nodes, list) {
-		p->load = props_loads;
-		props_forget_route(&p->route);
+	if (props_attach_closed) {
+		ret = -ENODEV;
+	} else {
+		props_loads++;
+		list_for_each_entry(p, &ctx.nodes, list) {
+			p->load = props_loads;
+			props_forget_route(&p->route);
+		}
+		list_splice_tail_init(&ctx.nodes, &props_pending_list);
+		props_attach_loaded(props_loads, &res);
 	}
-	list_splice_tail(&ctx.nodes, &props_pending_list);
-	props_attach_loaded(NULL, props_loads, &res);
 	mutex_unlock(&props_attach_lock);
+	pci_unlock_rescan_remove();
+	if (ret) {
+		list_for_each_entry_safe(p, tmp, &ctx.nodes, list)
+			props_pending_free(p);
+		return ret;
+	}
 
 	pr_info("%s: %zu bytes: %u attached, %u already present, %u conflicts, %u waiting for their device, %u unresolvable\n",
 		source, len, res.attached, res.present, res.conflicts, res.waiting,
@@ -372,15 +413,28 @@ int props_load_blob(const void *buf, size_t len, const char *source)
 }
 
 /**
- * props_attach_new_device() - give a device that just appeared its properties
- * @dev: a PCI device being added
+ * props_attach_device_added() - give a device that just appeared its
+ * properties and show them
+ * @dev: a PCI device being added (from the bus notifier)
  */
-void props_attach_new_device(struct device *dev)
+void props_attach_device_added(struct device *dev)
 {
 	struct props_result res = { };
+	struct props_pending *p;
 
 	mutex_lock(&props_attach_lock);
-	props_attach_loaded(dev, 0, &res);
+	if (props_attach_closed)
+		goto out;
+	list_for_each_entry(p, &props_pending_list, list) {
+		if (props_route_names(&p->route, to_pci_dev(dev))) {
+			props_attach(dev, p, &res);
+			break;	/* one node per path: a newer load replaced older ones */
+		}
+	}
+	/* Properties the built-in parser gave it, or ours; before a driver binds. */
+	if (device_is_registered(dev))
+		props_export_device(dev);
+out:
 	mutex_unlock(&props_attach_lock);
 	if (res.attached || res.conflicts)
 		dev_info(dev, "device added: properties attached (%u), conflicts (%u)\n",
@@ -388,14 +442,17 @@ void props_attach_new_device(struct device *dev)
 }
 
 /**
- * props_attach_device_removed() - take the node back from a device going away
- * @dev: a PCI device being removed
+ * props_attach_device_removed() - unexport a device going away and take
+ * its node back, in one critical section
+ * @dev: a PCI device being removed (from the bus notifier, before the
+ *	device's own software node goes)
  */
 void props_attach_device_removed(struct device *dev)
 {
 	struct props_owned *o, *tmp;
 
 	mutex_lock(&props_attach_lock);
+	props_unexport_device(dev);
 	list_for_each_entry_safe(o, tmp, &props_owned_list, list)
 		if (o->dev == dev)
 			props_owned_release(o);
@@ -403,25 +460,47 @@ void props_attach_device_removed(struct device *dev)
 }
 
 /**
- * props_attach_exit() - take back every software node this module attached
- * and drop every loaded node
+ * props_attach_export_present() - show the properties of the devices there
+ *
+ * For the devices that the built-in parser gave properties at boot; later
+ * devices are shown by props_attach_device_added(). Skips devices being
+ * removed.
+ */
+void props_attach_export_present(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	pci_lock_rescan_remove();
+	mutex_lock(&props_attach_lock);
+	for_each_pci_dev(pdev)
+		if (device_is_registered(&pdev->dev))
+			props_export_device(&pdev->dev);
+	mutex_unlock(&props_attach_lock);
+	pci_unlock_rescan_remove();
+}
+
+/**
+ * props_attach_exit() - take back every software node this module attached,
+ * remove every apple_properties directory and drop every loaded node
  *
  * Nothing the module attached outlives it; what the built-in parser
- * attached at boot stays.
+ * attached at boot stays. Afterwards the bus notifier's calls do nothing.
  */
 void props_attach_exit(void)
 {
 	struct props_pending *p, *tmp;
 	struct props_owned *o, *otmp;
 
+	pci_lock_rescan_remove();
 	mutex_lock(&props_attach_lock);
-	list_for_each_entry_safe(o, otmp, &props_owned_list, list) {
-		props_unexport_device(o->dev);	/* its files point into the node */
+	props_attach_closed = true;
+	list_for_each_entry_safe(o, otmp, &props_owned_list, list)
 		props_owned_release(o);
-	}
+	props_unexport_all();
 	list_for_each_entry_safe(p, tmp, &props_pending_list, list) {
 		list_del(&p->list);
 		props_pending_free(p);
 	}
 	mutex_unlock(&props_attach_lock);
+	pci_unlock_rescan_remove();
 }

@@ -7,11 +7,13 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/efi.h>
 #include <linux/firmware.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -31,9 +33,24 @@
  * - a firmware file, /lib/firmware/apple/properties.bin, read at load;
  * - root, through /sys/firmware/apple_properties/load: write a whole blob
  *   (in one or several writes from offset 0); it is taken once the length
- *   its header declares has arrived, and the write fails with EINVAL when
- *   the blob is malformed.
+ *   its header declares has arrived, and the write fails with the reason
+ *   otherwise: EINVAL for a malformed blob, EOPNOTSUPP for a version other
+ *   than 1, EFBIG beyond 512 KiB, ENOMEM.
+ *
+ * Device properties steer drivers (thunderbolt.ko parses ThunderboltDROM,
+ * GPU drivers read their configuration): like ACPI table injection, the
+ * load file needs CAP_SYS_ADMIN (of whoever opened it) and is refused
+ * under kernel lockdown (integrity and confidentiality), and the NVRAM
+ * copy and the firmware file, which root can plant, are not taken at all
+ * under lockdown. The lockdown reason is LOCKDOWN_DEVICE_TREE, "modifying
+ * device tree contents": device properties are what a device tree supplies
+ * elsewhere, and the kernel names that in its message.
+ *
+ * This file calls props_attach.c only.
  */
+
+/* What loading a blob does to the kernel, for security_locked_down() */
+#define PROPS_LOCKDOWN_REASON	LOCKDOWN_DEVICE_TREE
 
 #define PROPS_FIRMWARE_FILE	"apple/properties.bin"
 
@@ -53,6 +70,12 @@ static ssize_t props_load_write(struct file *file, struct kobject *kobj,
 	u32 want;
 	int ret;
 
+	/* The opener's capability, so that a passed descriptor does not escalate. */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = security_locked_down(PROPS_LOCKDOWN_REASON);
+	if (ret)
+		return ret;
 	if (off + count > APPLE_PROPS_MAX_LEN)
 		return -EFBIG;
 
@@ -78,8 +101,7 @@ static ssize_t props_load_write(struct file *file, struct kobject *kobj,
 		       want, props_load_len);
 		ret = -EINVAL;
 	} else if (props_load_len == want) {
-		if (props_load_blob(props_load_buf, want, "sysfs"))
-			ret = -EINVAL;
+		ret = props_load_blob(props_load_buf, want, "sysfs") ?: count;
 	} else {
 		goto out;
 	}
@@ -133,8 +155,12 @@ out:
 }
 
 /**
- * props_sources_init() - take the blobs that are there at load
+ * props_sources_init() - take the blobs that are there at load, then open
+ * the load file
  * @dir: /sys/firmware/apple_properties
+ *
+ * What it attached stays attached when it fails; props_attach_exit()
+ * takes it back.
  *
  * Return: 0 or a negative errno.
  */
@@ -142,10 +168,14 @@ int props_sources_init(struct kobject *dir)
 {
 	const struct firmware *fw;
 
-	props_load_nvram();
-	if (!firmware_request_nowarn(&fw, PROPS_FIRMWARE_FILE, NULL)) {
-		props_load_blob(fw->data, fw->size, "firmware " PROPS_FIRMWARE_FILE);
-		release_firmware(fw);
+	if (security_locked_down(PROPS_LOCKDOWN_REASON)) {
+		pr_notice("kernel locked down: NVRAM copy and %s not taken\n", PROPS_FIRMWARE_FILE);
+	} else {
+		props_load_nvram();
+		if (!firmware_request_nowarn(&fw, PROPS_FIRMWARE_FILE, NULL)) {
+			props_load_blob(fw->data, fw->size, "firmware " PROPS_FIRMWARE_FILE);
+			release_firmware(fw);
+		}
 	}
 	return sysfs_create_bin_file(dir, &bin_attr_load);
 }
@@ -157,6 +187,9 @@ int props_sources_init(struct kobject *dir)
 void props_sources_exit(struct kobject *dir)
 {
 	sysfs_remove_bin_file(dir, &bin_attr_load);
+	mutex_lock(&props_load_lock);
 	kvfree(props_load_buf);
 	props_load_buf = NULL;
+	props_load_len = 0;
+	mutex_unlock(&props_load_lock);
 }

@@ -11,9 +11,9 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/pci.h>
 #include <linux/property.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "props.h"
@@ -29,35 +29,61 @@
  *
  * A boolean property is an empty file. /sys/firmware/apple_properties/all
  * lists every property of every device as text, one per line:
- * "<device> <key> <value in lowercase hex>". The ABI is documented in
- * Documentation/ABI/testing/sysfs-bus-pci-apple-properties.
+ * "<device> <key> <value in lowercase hex>". A property whose value
+ * identifies the machine or one of its parts is readable by root only, as
+ * DMI's serial numbers are: ThunderboltDROM (it holds the controller's
+ * UID) and every key containing "serial", "uuid" or "mac-address" (in any
+ * case); the others are world-readable. "all" holds them all and is
+ * root's only, as /sys/firmware/dmi/tables/DMI is. The ABI is documented
+ * in Documentation/ABI/testing/sysfs-bus-pci-apple-properties and
+ * sysfs-firmware-apple_properties.
+ *
+ * This file calls nothing else of the module. A device's directory is an
+ * attribute group on the device (no kobject of its own). It points into
+ * the properties of the device's software node, so it holds a reference
+ * on the node, and one on the device, until it is removed.
  */
 
 /**
  * struct props_export - the apple_properties directory of one device
  * @list: in props_exports
  * @dev: the device (a reference is held)
- * @dir: its apple_properties directory
- * @props: the software node's properties, terminated by an empty entry
- * @count: number of files created
- * @attrs: one file per property
+ * @fwnode: its software node (a reference is held: the files point into it)
+ * @props: the node's properties, terminated by an empty entry
+ * @group: the directory
+ * @ptrs: @group's files, NULL-terminated
+ * @attrs: one file per property that can be a file name
  */
 struct props_export {
 	struct list_head list;
 	struct device *dev;
-	struct kobject *dir;
+	struct fwnode_handle *fwnode;
 	const struct property_entry *props;
-	unsigned int count;
+	struct attribute_group group;
+	struct bin_attribute **ptrs;
 	struct bin_attribute attrs[];
 };
 
 static LIST_HEAD(props_exports);
-static DEFINE_MUTEX(props_lock);
-static struct kobject *props_fw_dir;
+static DEFINE_MUTEX(props_lock);	/* props_exports */
 
 static const void *props_value(const struct property_entry *p)
 {
 	return p->is_inline ? (const void *)&p->value : p->pointer;
+}
+
+/* The device's software node, primary or secondary, or NULL. */
+static struct fwnode_handle *props_swnode_fwnode(struct device *dev)
+{
+	struct fwnode_handle *fwnode = dev_fwnode(dev);
+
+	if (!fwnode)
+		return NULL;
+	if (is_software_node(fwnode))
+		return fwnode;
+	if (!IS_ERR_OR_NULL(fwnode->secondary) && is_software_node(fwnode->secondary))
+		return fwnode->secondary;
+	return NULL;
 }
 
 /**
@@ -68,15 +94,40 @@ static const void *props_value(const struct property_entry *p)
  */
 const struct software_node *props_swnode(struct device *dev)
 {
-	struct fwnode_handle *fwnode = dev_fwnode(dev);
+	return to_software_node(props_swnode_fwnode(dev));
+}
 
-	if (!fwnode)
-		return NULL;
-	if (is_software_node(fwnode))
-		return to_software_node(fwnode);
-	if (!IS_ERR_OR_NULL(fwnode->secondary) && is_software_node(fwnode->secondary))
-		return to_software_node(fwnode->secondary);
-	return NULL;
+/* Does @key contain @word, ignoring case? */
+static bool props_key_has(const char *key, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *key; key++)
+		if (!strncasecmp(key, word, n))
+			return true;
+	return false;
+}
+
+/* A value that identifies the machine or a part of it: root only. */
+static bool props_identifying(const char *key)
+{
+	return !strcmp(key, "ThunderboltDROM") || props_key_has(key, "serial") ||
+	       props_key_has(key, "uuid") || props_key_has(key, "mac-address");
+}
+
+/* Can @p be a file in @e's directory (a file name, not taken yet)? */
+static bool props_file_ok(struct props_export *e, unsigned int count,
+			  const struct property_entry *p)
+{
+	unsigned int i;
+
+	if (!*p->name || strchr(p->name, '/') || !strcmp(p->name, ".") ||
+	    !strcmp(p->name, ".."))
+		return false;
+	for (i = 0; i < count; i++)
+		if (!strcmp(e->attrs[i].attr.name, p->name))
+			return false;
+	return true;
 }
 
 static ssize_t props_attr_read(struct file *file, struct kobject *kobj,
@@ -87,6 +138,7 @@ static ssize_t props_attr_read(struct file *file, struct kobject *kobj,
 	return memory_read_from_buffer(buf, count, &off, props_value(p), p->length);
 }
 
+/* props_lock held */
 static struct props_export *props_find(struct device *dev)
 {
 	struct props_export *e;
@@ -97,20 +149,22 @@ static struct props_export *props_find(struct device *dev)
 	return NULL;
 }
 
+/* Remove @e's directory (unless it went with its device) and let go. */
 static void props_export_free(struct props_export *e)
 {
-	unsigned int i;
-
-	for (i = 0; i < e->count; i++)
-		sysfs_remove_bin_file(e->dir, &e->attrs[i]);
-	kobject_put(e->dir);
+	/* An unregistered device's directory went with the device's own. */
+	if (device_is_registered(e->dev))
+		sysfs_remove_group(&e->dev->kobj, &e->group);
+	fwnode_handle_put(e->fwnode);
 	put_device(e->dev);
+	kfree(e->ptrs);
 	kfree(e);
 }
 
 /**
  * props_export_device() - show a device's firmware properties in sysfs
- * @dev: the device
+ * @dev: a registered device, which the caller keeps from being removed
+ *	(the caller serialises calls for one device)
  *
  * Does nothing for a device without a software node or already shown.
  *
@@ -118,57 +172,73 @@ static void props_export_free(struct props_export *e)
  */
 int props_export_device(struct device *dev)
 {
-	const struct software_node *swnode = props_swnode(dev);
+	struct fwnode_handle *fwnode = props_swnode_fwnode(dev);
+	const struct software_node *swnode = to_software_node(fwnode);
 	const struct property_entry *p;
 	struct props_export *e;
-	unsigned int n = 0;
-	int ret = 0;
+	unsigned int n = 0, count = 0;
+	int ret;
 
 	if (!swnode || !swnode->properties || !swnode->properties[0].name)
 		return 0;
+	mutex_lock(&props_lock);
+	e = props_find(dev);
+	mutex_unlock(&props_lock);
+	if (e)
+		return 0;
+
 	for (p = swnode->properties; p->name; p++)
 		n++;
-
-	mutex_lock(&props_lock);
-	if (props_find(dev))
-		goto out;
 	e = kzalloc(struct_size(e, attrs, n), GFP_KERNEL);
-	if (!e) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	e->dir = kobject_create_and_add("apple_properties", &dev->kobj);
-	if (!e->dir) {
+	if (!e)
+		return -ENOMEM;
+	e->ptrs = kcalloc(n + 1, sizeof(*e->ptrs), GFP_KERNEL);
+	if (!e->ptrs) {
 		kfree(e);
-		ret = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
-	e->dev = get_device(dev);
-	e->props = swnode->properties;
 	for (p = swnode->properties; p->name; p++) {
-		struct bin_attribute *attr = &e->attrs[e->count];
+		struct bin_attribute *attr = &e->attrs[count];
 
-		sysfs_bin_attr_init(attr);
-		attr->attr.name = p->name;
-		attr->attr.mode = 0444;
-		attr->size = p->length;
-		attr->read = props_attr_read;
-		attr->private = (void *)p;
-		if (strchr(p->name, '/') || sysfs_create_bin_file(e->dir, attr)) {
+		if (!props_file_ok(e, count, p)) {
 			dev_warn(dev, "cannot show Apple property \"%s\" in sysfs\n", p->name);
 			continue;
 		}
-		e->count++;
+		sysfs_bin_attr_init(attr);
+		attr->attr.name = p->name;
+		attr->attr.mode = props_identifying(p->name) ? 0400 : 0444;
+		attr->size = p->length;
+		attr->read = props_attr_read;
+		attr->private = (void *)p;
+		e->ptrs[count++] = attr;
 	}
+	e->group.name = "apple_properties";
+	e->group.bin_attrs = e->ptrs;
+	e->props = swnode->properties;
+	e->fwnode = fwnode_handle_get(fwnode);
+	e->dev = get_device(dev);
+
+	ret = sysfs_create_group(&dev->kobj, &e->group);
+	if (ret) {
+		dev_err(dev, "cannot show Apple properties in sysfs: %d\n", ret);
+		fwnode_handle_put(e->fwnode);
+		put_device(e->dev);
+		kfree(e->ptrs);
+		kfree(e);
+		return ret;
+	}
+	mutex_lock(&props_lock);
 	list_add_tail(&e->list, &props_exports);
-out:
 	mutex_unlock(&props_lock);
-	return ret;
+	return 0;
 }
 
 /**
  * props_unexport_device() - remove a device's apple_properties directory
- * @dev: the device
+ * @dev: the device (the caller serialises calls for one device)
+ *
+ * Once it returns, nothing of this file points into the device's software
+ * node any more, and the references on the node and the device are gone.
  */
 void props_unexport_device(struct device *dev)
 {
@@ -181,6 +251,25 @@ void props_unexport_device(struct device *dev)
 	mutex_unlock(&props_lock);
 	if (e)
 		props_export_free(e);
+}
+
+/**
+ * props_unexport_all() - remove every apple_properties directory
+ */
+void props_unexport_all(void)
+{
+	struct props_export *e;
+
+	for (;;) {
+		mutex_lock(&props_lock);
+		e = list_first_entry_or_null(&props_exports, struct props_export, list);
+		if (e)
+			list_del(&e->list);
+		mutex_unlock(&props_lock);
+		if (!e)
+			break;
+		props_export_free(e);
+	}
 }
 
 /* Length of the "all" listing; props_lock held. */
@@ -232,87 +321,29 @@ static ssize_t props_all_read(struct file *file, struct kobject *kobj,
 	return ret;
 }
 
-static BIN_ATTR(all, 0444, props_all_read, NULL, 0);
-
-static void props_sysfs_exit_exports(void)
-{
-	struct props_export *e, *tmp;
-
-	list_for_each_entry_safe(e, tmp, &props_exports, list) {
-		list_del(&e->list);
-		props_export_free(e);
-	}
-}
-
-static int props_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
-{
-	struct device *dev = data;
-
-	switch (action) {
-	case BUS_NOTIFY_ADD_DEVICE:
-		/* before a driver binds: the properties are there for its probe */
-		props_attach_new_device(dev);
-		props_export_device(dev);
-		break;
-	case BUS_NOTIFY_DEL_DEVICE:
-		props_unexport_device(dev);
-		props_attach_device_removed(dev);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block props_pci_nb = {
-	.notifier_call = props_pci_notify,
-};
+static BIN_ATTR(all, 0400, props_all_read, NULL, 0);
 
 /**
- * props_sysfs_init() - show every PCI device's properties, now and later
+ * props_sysfs_init() - create the "all" listing
+ * @dir: /sys/firmware/apple_properties
  *
  * Return: 0 or a negative errno.
  */
-int props_sysfs_init(void)
+int props_sysfs_init(struct kobject *dir)
 {
-	struct pci_dev *pdev = NULL;
-	int ret;
-
-	props_fw_dir = kobject_create_and_add("apple_properties", firmware_kobj);
-	if (!props_fw_dir)
-		return -ENOMEM;
-	ret = sysfs_create_bin_file(props_fw_dir, &bin_attr_all);
-	if (ret)
-		goto err_dir;
-	ret = bus_register_notifier(&pci_bus_type, &props_pci_nb);
-	if (ret)
-		goto err_file;
-	for_each_pci_dev(pdev)
-		props_export_device(&pdev->dev);
-	ret = props_sources_init(props_fw_dir);
-	if (ret)
-		goto err_notifier;
-	return 0;
-
-err_notifier:
-	bus_unregister_notifier(&pci_bus_type, &props_pci_nb);
-	props_sysfs_exit_exports();
-err_file:
-	sysfs_remove_bin_file(props_fw_dir, &bin_attr_all);
-err_dir:
-	kobject_put(props_fw_dir);
-	return ret;
+	return sysfs_create_bin_file(dir, &bin_attr_all);
 }
 
 /**
- * props_sysfs_exit() - remove every file props_sysfs_init() created
+ * props_sysfs_exit() - remove the "all" listing
+ * @dir: /sys/firmware/apple_properties
+ *
+ * Every device's directory must be gone already (props_unexport_all()).
  */
-void props_sysfs_exit(void)
+void props_sysfs_exit(struct kobject *dir)
 {
-	props_sources_exit(props_fw_dir);
-	bus_unregister_notifier(&pci_bus_type, &props_pci_nb);
-	props_attach_exit();
-	props_sysfs_exit_exports();
-	sysfs_remove_bin_file(props_fw_dir, &bin_attr_all);
-	kobject_put(props_fw_dir);
+	sysfs_remove_bin_file(dir, &bin_attr_all);
+	WARN_ON(!list_empty(&props_exports));
 }
 
 /**
