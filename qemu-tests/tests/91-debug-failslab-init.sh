@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debug kernel only (make check-debug; skipped, and said so, elsewhere):
+# module init under failslab. For each module, the slab allocations of one
+# modprobe are measured (failslab's byte budget "space", with task-filter
+# and make-it-fail set for the modprobe only), then modprobe runs
+# STRESS_FAILSLAB times with one allocation failed at points spread over
+# the last half of that budget, where load_module() ends and the module's
+# init runs. Each load must fail cleanly (no module, no files, nothing
+# left attached) or succeed and unload. Then a normal load must work as on
+# a fresh boot, unloading must leave nothing behind, and kmemleak must find
+# nothing new. KASAN, lockdep and debug objects report on the console,
+# which fails the boot.
+
+if ! debug_kernel; then
+	[ "${EXPECT_APPLE:-0}" = 1 ] && debug_only apple_props failslab-init failslab-init-leaks
+	gmux_simulated && debug_only apple_gmux_ng failslab-init failslab-init-leaks
+	return 0
+fi
+
+FS=$FAILSLAB
+iterations=${STRESS_FAILSLAB:-30}
+
+echo N > "$FS/ignore-gfp-wait"
+echo N > "$FS/cache-filter" 2>/dev/null
+echo Y > "$FS/task-filter"
+echo 0 > "$FS/verbose"
+echo 100 > "$FS/probability"
+echo 1 > "$FS/interval"
+echo 0 > "$FS/times"
+
+# failing_modprobe SPACE MODULE [ARGS...]: modprobe with at most one slab
+# allocation failed, once SPACE bytes have been allocated; prints what is
+# left of SPACE and whether the failure was injected ("left fired|unfired")
+failing_modprobe()
+{
+	_fm_space=$1
+	shift
+	echo "$_fm_space" > "$FS/space"
+	echo 1 > "$FS/times"
+	sh -c 'echo 1 > /proc/self/make-it-fail && exec modprobe "$@"' modprobe "$@" \
+		> /dev/null 2> /tmp/failslab-err
+	_fm_rc=$?
+	_fm_times=$(cat "$FS/times")
+	echo 0 > "$FS/times"
+	_fm_fired=unfired
+	[ "$_fm_times" = 0 ] && _fm_fired=fired
+	echo "$(cat "$FS/space") $_fm_fired"
+	return $_fm_rc
+}
+
+# props_gone, gmux_gone: nothing of the module is left
+props_gone()
+{
+	[ ! -e /sys/module/apple_props ] && [ ! -e /sys/firmware/apple_properties ] &&
+		! ls -d /sys/bus/pci/devices/*/apple_properties/macsupport,* > /dev/null 2>&1 &&
+		{ [ -z "${EXPECT_NVRAM_DEV:-}" ] ||
+		  [ ! -e "/sys/bus/pci/devices/$EXPECT_NVRAM_DEV/software_node" ]; }
+}
+gmux_gone()
+{
+	[ ! -e /sys/module/apple_gmux_ng ] && [ ! -e "$BL" ] &&
+		[ ! -e /sys/kernel/debug/apple_gmux_ng ]
+}
+
+# what a normal load gives: properties from NVRAM when the profile has
+# them; a backlight when the gmux is simulated
+props_works()
+{
+	[ -e /sys/firmware/apple_properties/all ] &&
+		{ [ -z "${EXPECT_NVRAM_DEV:-}" ] ||
+		  [ -e "/sys/bus/pci/devices/$EXPECT_NVRAM_DEV/apple_properties/macsupport,nvram" ]; }
+}
+gmux_works()
+{
+	[ -e "$BL/brightness" ]
+}
+
+# sweep MODULE PREFIX [ARGS...]: the whole test for one module
+sweep()
+{
+	_m=$1 _p=$2
+	shift 2
+	kmemleak_scan "/tmp/failslab-$_m-before" > /dev/null
+	dmesg_mark "failslab-$_m"
+	_big=100000000
+	if ! _r=$(failing_modprobe $_big "$_m" "$@"); then
+		fail "$_m" failslab-init "a load under failslab with nothing failed did not work: $(cat /tmp/failslab-err)"
+		fail "$_m" failslab-init-leaks "not tried"
+		return
+	fi
+	rmmod "$_m"
+	_total=$((_big - ${_r%% *}))
+	_ok=0 _failed=0 _unfired=0 _bad=
+	_k=0
+	while [ "$_k" -lt "$iterations" ]; do
+		_k=$((_k + 1))
+		_space=$((_total - _total * _k / (2 * iterations)))
+		if _r=$(failing_modprobe "$_space" "$_m" "$@"); then
+			_ok=$((_ok + 1))
+			if ! "${_p}_works"; then
+				_bad="${_bad:-load with space $_space ($_r) succeeded but does not work; }"
+			fi
+			rmmod "$_m" 2>/dev/null || _bad="${_bad:-rmmod after load with space $_space failed; }"
+		else
+			_failed=$((_failed + 1))
+		fi
+		[ "${_r#* }" = unfired ] && _unfired=$((_unfired + 1))
+		if ! "${_p}_gone"; then
+			_bad="${_bad:-load with space $_space ($_r, $(head -c 100 /tmp/failslab-err)) left something behind: $(ls -d /sys/module/"$_m" /sys/firmware/apple_properties /sys/bus/pci/devices/*/software_node "$BL" 2>/dev/null | tr '\n' ' '); }"
+			rmmod "$_m" 2>/dev/null
+		fi
+	done
+	_note="$iterations loads, one slab allocation failed after $((_total / 2))..$_total of $_total bytes: $_failed failed, $_ok loaded ($_unfired without a failure)"
+	if modprobe "$_m" "$@" 2> /tmp/failslab-err && "${_p}_works" && rmmod "$_m" && "${_p}_gone"; then
+		_after="a normal load afterwards works"
+	else
+		_bad="${_bad}a normal load afterwards: $(cat /tmp/failslab-err) works=$("${_p}_works" && echo y || echo n) gone=$("${_p}_gone" && echo y || echo n)"
+		rmmod "$_m" 2>/dev/null
+	fi
+	if [ -z "$_bad" ]; then
+		pass "$_m" failslab-init "$_note; $_after"
+	else
+		fail "$_m" failslab-init "$_bad ($_note)"
+	fi
+
+	sleep 6
+	kmemleak_scan "/tmp/failslab-$_m-after" > /dev/null
+	_new=$(kmemleak_new "/tmp/failslab-$_m-before" "/tmp/failslab-$_m-after")
+	if [ "$_new" = 0 ]; then
+		pass "$_m" failslab-init-leaks "kmemleak: nothing new unreferenced"
+	else
+		fail "$_m" failslab-init-leaks "kmemleak: $_new new unreferenced object(s): $(kmemleak_summary /tmp/kmemleak-new)"
+	fi
+}
+
+# apple_props loads on Apple machines only
+[ "${EXPECT_APPLE:-0}" = 1 ] && sweep apple_props props
+if gmux_simulated; then
+	sweep apple_gmux_ng gmux test_sim_protocol="$EXPECT_GMUX_KIND"
+fi
+echo 0 > "$FS/times"
+echo N > "$FS/task-filter"
