@@ -81,6 +81,8 @@ sweep()
 {
 	_m=$1 _p=$2
 	shift 2
+	# The modules it depends on stay loaded: only its own load is measured.
+	modprobe "$_m" "$@" && rmmod "$_m"
 	kmemleak_scan "/tmp/failslab-$_m-before" > /dev/null
 	dmesg_mark "failslab-$_m"
 	_big=100000000
