@@ -4,6 +4,9 @@
 #
 #   make                 build the four modules against KDIR
 #   make check           install test dependencies, build, run every test
+#   make check-debug     the guest tests on a debug kernel (KASAN, lockdep,
+#                        kmemleak, failslab) built from linux-source-6.1;
+#                        slow, not for CI (qemu-tests/debug-kernel/)
 #   make demo            boot an emulated MacBookPro10,1 with the bundle loaded
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
 #   make bench           benchmarks inside emulated Macs
@@ -32,7 +35,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check demo bench deps dkms-install dkms-remove unit fuzz
+.PHONY: all modules clean check check-debug demo bench deps dkms-install dkms-remove unit fuzz
 
 all: modules
 
@@ -48,7 +51,7 @@ clean:
 	$(MAKE) -C qemu-tests/guest clean
 	$(MAKE) -C tools clean
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
-	rm -rf qemu-tests/out
+	rm -rf qemu-tests/out qemu-tests/out-debug
 
 # Install the Debian packages the tests need (as root), then run everything.
 deps:
@@ -57,6 +60,13 @@ deps:
 check: deps
 	$(MAKE) modules
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/run
+
+# The debug kernel is built once per source version and config, cached in
+# /var/cache/macsupport/debug-kernel; the bundle is built against it in a
+# copy of the tree, qemu-tests/out-debug/tree. PROFILES=... to run fewer.
+check-debug:
+	qemu-tests/deps --debug
+	qemu-tests/debug-kernel/check $(PROFILES)
 
 demo: deps
 	$(MAKE) modules

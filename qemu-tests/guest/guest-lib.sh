@@ -200,3 +200,57 @@ blob_has()
 	esac
 	return 1
 }
+
+# --- the debug kernel (make check-debug) --------------------------------------
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+FAILSLAB=/sys/kernel/debug/failslab
+
+# debug_kernel: the guest runs a kernel with kmemleak and failslab, such as
+# the debug kernel of `make check-debug` (qemu-tests/debug-kernel/)
+debug_kernel()
+{
+	[ -e "$KMEMLEAK" ] && [ -d "$FAILSLAB" ]
+}
+
+# debug_only MODULE TEST...: succeed on the debug kernel; elsewhere report
+# each TEST as skipped, saying why, and fail
+debug_only()
+{
+	debug_kernel && return 0
+	_do_m=$1
+	shift
+	for _do_t in "$@"; do
+		pass "$_do_m" "$_do_t" "SKIP: needs the debug kernel (make check-debug): no kmemleak/failslab here"
+	done
+	return 1
+}
+
+# kmemleak_scan FILE: have kmemleak scan now (twice: an object is reported
+# once a scan has found it unreferenced); FILE gets the report. Prints how
+# many unreferenced objects it lists.
+kmemleak_scan()
+{
+	echo scan > "$KMEMLEAK"
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK" > "$1" 2>&1
+	grep -c '^unreferenced object' "$1"
+}
+
+# kmemleak_summary FILE: the first leak of a report on one line
+kmemleak_summary()
+{
+	awk '/^unreferenced object/ { n++ } n == 1 && !/hex dump|^ +[0-9a-f][0-9a-f] [0-9a-f][0-9a-f] / {
+		sub(/^ +/, ""); sub(/^\[<[0-9a-f]+>\] /, ""); printf "%s | ", $0 }' "$1" | cut -c 1-400
+}
+
+# kmemleak_new BEFORE AFTER: the objects that report AFTER lists and report
+# BEFORE does not go to /tmp/kmemleak-new; prints how many
+kmemleak_new()
+{
+	rm -f /tmp/kmemleak-new
+	awk 'FNR == NR { if (/^unreferenced object/) seen[$3] = 1; next }
+	     /^unreferenced object/ { keep = !($3 in seen); if (keep) n++ }
+	     keep { print > "/tmp/kmemleak-new" }
+	     END { print n + 0 }' "$1" "$2"
+}

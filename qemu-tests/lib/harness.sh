@@ -10,8 +10,11 @@ HARNESS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TOP=$(dirname "$HARNESS_DIR")
 OUT=${OUT:-$HARNESS_DIR/out}
 
-# Kernel complaints that fail a boot whatever the tests said.
+# Kernel complaints that fail a boot whatever the tests said. The second
+# line: reports of the checkers of the debug kernel (make check-debug):
+# KASAN, lockdep, kmemleak, debug objects (most also print BUG:/WARNING:).
 BADNESS='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|Kernel panic|general protection fault|UBSAN:|list_add corruption|refcount_t:'
+BADNESS+='|KASAN:|possible circular locking|inconsistent lock state|possible recursive locking|unreferenced object|suspected memory leak|ODEBUG:'
 
 KCMDLINE_BASE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 loglevel=7"
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-180}
@@ -79,8 +82,18 @@ harness_find_kernel()
 			-e 's|/build$||' | sort -V | tail -n 1)
 	fi
 	[ -n "$KVER" ] || die "no Debian -amd64 kernel with headers installed (run: make deps)"
-	VMLINUZ=/boot/vmlinuz-$KVER
+	# VMLINUZ and MODDIR (the kernel's modules, installed under some
+	# ROOT/lib/modules/$KVER) may name a kernel that is not installed on
+	# this machine: `make check-debug` boots its debug kernel so.
+	VMLINUZ=${VMLINUZ:-/boot/vmlinuz-$KVER}
 	[ -r "$VMLINUZ" ] || die "$VMLINUZ missing: install linux-image-$KVER"
+	MODDIR=${MODDIR:-/lib/modules/$KVER}
+	MODDIR=${MODDIR%/}
+	case "$MODDIR" in
+	*/lib/modules/"$KVER") MODROOT=${MODDIR%/lib/modules/"$KVER"} ;;
+	*) die "MODDIR=$MODDIR does not end in /lib/modules/$KVER" ;;
+	esac
+	[ -r "$MODDIR/modules.dep" ] || die "$MODDIR/modules.dep missing"
 	for t in qemu-system-x86_64 iasl cpio depmod xxd socat mkfifo; do
 		command -v "$t" > /dev/null || die "$t missing (run: make deps)"
 	done
@@ -88,7 +101,7 @@ harness_find_kernel()
 	KDIR=${KDIR:-/lib/modules/$KVER/build}
 	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-	export KVER KDIR
+	export KVER KDIR VMLINUZ MODDIR
 }
 
 # --- accelerator ----------------------------------------------------------------
@@ -182,12 +195,14 @@ harness_build_initramfs()
 		[ -e "$ko" ] && modinfo -F depends "$ko"
 	done | tr ',' '\n' | sort -u)
 	for m in $BOOT_MODULES $TEST_MODULES $deps; do
-		modprobe -S "$KVER" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+		modprobe -d "${MODROOT:-/}" -S "$KVER" --show-depends "$m" 2>/dev/null |
+			awk '$1 == "insmod" { print $2 }'
 	done | sort -u > "$OUT/intree-modules"
 	[ -s "$OUT/intree-modules" ] || die "cannot resolve $BOOT_MODULES $TEST_MODULES for $KVER"
 	while read -r ko; do
+		ko=${ko#"$MODROOT"}
 		mkdir -p "$root$(dirname "$ko")"
-		cp "$ko" "$root$ko"
+		cp "$MODROOT$ko" "$root$ko"
 	done < "$OUT/intree-modules"
 	echo "$BOOT_MODULES" | tr ' ' '\n' > "$root/etc/macsupport/boot-modules"
 
@@ -196,7 +211,7 @@ harness_build_initramfs()
 		[ -e "$ko" ] || die "module $ko not built"
 		cp "$ko" "$root$mods/extra/"
 	done
-	cp "$mods"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
+	cp "$MODDIR"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
 	depmod -b "$root" "$KVER" || die "depmod failed"
 
 	# A kernel built here (the debug kernel) keeps its module signing key in

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debug kernel only (make check-debug; skipped, and said so, elsewhere):
+# every module of the bundle is loaded and unloaded STRESS_CYCLES times
+# (default 100) in a row, each load doing what it does on this profile
+# (binding the simulated gmux, showing the firmware's properties, ...).
+# Every cycle must load and unload; then kmemleak must find nothing new.
+# KASAN, lockdep and debug objects report on the console, which fails the
+# boot. Apple profiles only (elsewhere the modules refuse to load, which
+# 30-modules-load.sh checks).
+
+[ "${EXPECT_APPLE:-0}" = 1 ] || return 0
+if ! debug_kernel; then
+	for m in $BUNDLE_MODULES; do
+		debug_only "$m" load-unload-cycles
+	done
+	return 0
+fi
+
+cycles=${STRESS_CYCLES:-100}
+
+for m in $BUNDLE_MODULES; do
+	if [ "$m" = apple_props ] && [ -e /tmp/apple-props-left-loaded ]; then
+		pass "$m" load-unload-cycles "SKIP: 91-debug-failslab-init.sh left it loaded (see its line): unloading would hit the driver core's refcount bug"
+		continue
+	fi
+	kmemleak_scan "/tmp/cycles-$m-before" > /dev/null
+	dmesg_mark "cycles-$m"
+	i=0 err=
+	t0=$(uptime_cs)
+	while [ "$i" -lt "$cycles" ]; do
+		i=$((i + 1))
+		if [ "$m" = apple_gmux_ng ]; then
+			gmux_load 2> /tmp/err
+		else
+			modprobe "$m" 2> /tmp/err
+		fi || { err="load $i: $(cat /tmp/err)"; break; }
+		rmmod "$m" 2> /tmp/err || { err="unload $i: $(cat /tmp/err)"; break; }
+	done
+	t=$(( $(uptime_cs) - t0 ))
+	[ -z "$err" ] && [ -e "/sys/module/$m" ] && err="$m still loaded after $i cycles"
+	sleep 6
+	kmemleak_scan "/tmp/cycles-$m-after" > /dev/null
+	new=$(kmemleak_new "/tmp/cycles-$m-before" "/tmp/cycles-$m-after")
+	note="$i load/unload cycles in $((t / 100)).$((t % 100 / 10)) s"
+	if [ -n "$err" ]; then
+		fail "$m" load-unload-cycles "$err ($note)"
+		rmmod "$m" 2>/dev/null
+	elif [ "$new" != 0 ]; then
+		fail "$m" load-unload-cycles "kmemleak after $note: $new new unreferenced object(s): $(kmemleak_summary /tmp/kmemleak-new)"
+	else
+		pass "$m" load-unload-cycles "$note; kmemleak: nothing new unreferenced"
+	fi
+done
