@@ -241,7 +241,7 @@ kmemleak_scan()
 kmemleak_summary()
 {
 	awk '/^unreferenced object/ { n++ } n == 1 && !/hex dump|^ +[0-9a-f][0-9a-f] [0-9a-f][0-9a-f] / {
-		sub(/^ +/, ""); sub(/^\[<[0-9a-f]+>\] /, ""); printf "%s | ", $0 }' "$1" | cut -c 1-400
+		sub(/^ +/, ""); sub(/^\[<[^>]*>\] /, ""); printf "%s | ", $0 }' "$1" | cut -c 1-400
 }
 
 # kmemleak_new BEFORE AFTER: the objects that report AFTER lists and report
