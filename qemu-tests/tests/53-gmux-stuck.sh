@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A stuck gmux cannot hang the machine: with the handshake stuck busy (or a
-# completion lost) the operation fails with ETIMEDOUT within 25 ms, and
-# the next operation after the gmux recovers works. A slow gmux still
-# works. The classic gmux has no handshake, so it is not tested here.
-# Carried over the simulator window; timing measured in the guest with
-# CLOCK_MONOTONIC around one read()/write() of the sysfs file.
+# completion lost) the operation fails with ETIMEDOUT after exactly one
+# handshake timeout (debugfs "timeouts" goes up by one: one deadline per
+# operation, never one per wait), and the next operation after the gmux
+# recovers works. A slow gmux still works. The classic gmux has no
+# handshake, so it is not tested here. Carried over the simulator window;
+# time measured in the guest with CLOCK_MONOTONIC around one read()/write()
+# of the sysfs file, and reported. The wall-time bound is loose (200 ms
+# against the 15 ms timeout): a TCG vCPU that the loaded host preempts
+# adds to it, and the exact deadline is the host unit tests' (fake clock).
 
 gmux_simulated || exit 0
 [ "$EXPECT_GMUX_KIND" = classic ] && exit 0
@@ -16,22 +20,26 @@ level=$(cat "$BL/actual_brightness")
 
 for fault in stuck lost; do
 	gmux-simctl fault "$fault" > /dev/null
+	t_before=$(gmux_state timeouts)
 	if [ "$fault" = stuck ]; then
 		r=$(timed-io read "$BL/actual_brightness")
 	else
 		level=$((level + 3))
 		r=$(timed-io write "$BL/brightness" "$level")
 	fi
+	t_after=$(gmux_state timeouts)
 	gmux-simctl fault none > /dev/null
 	next=$(timed-io read "$BL/actual_brightness")
 	set -- $r
 	got=$(echo "$next" | awk '$1 == "ok" { print $3 }')
-	if [ "$1 $2" != "error ETIMEDOUT" ] || [ "$3" -ge 25000 ]; then
-		fail apple_gmux_ng "$fault-handshake-times-out" "got '$r' (want ETIMEDOUT within 25000 us)"
+	if [ "$1 $2" != "error ETIMEDOUT" ] || [ "$3" -ge 200000 ]; then
+		fail apple_gmux_ng "$fault-handshake-times-out" "got '$r' (want ETIMEDOUT within 200000 us)"
+	elif [ "$((t_after - t_before))" != 1 ]; then
+		fail apple_gmux_ng "$fault-handshake-times-out" "timeouts $t_before -> $t_after for one operation (want one)"
 	elif [ "$got" != "$level" ]; then
 		fail apple_gmux_ng "$fault-handshake-times-out" "next read '$next', want level $level"
 	else
-		pass apple_gmux_ng "$fault-handshake-times-out" "failed after $3 us; next read $got"
+		pass apple_gmux_ng "$fault-handshake-times-out" "failed after $3 us, one timeout; next read $got"
 	fi
 done
 timeouts=$(gmux_state timeouts)

@@ -75,6 +75,9 @@ static void gmux_notify_failed(struct apple_gmux_ng *gmux, u32 event, int ret,
 		gmux->notify_fail_run, gmux->gpe);
 }
 
+#define GMUX_UNMASK_RETRY_FIRST	(HZ / 2)
+#define GMUX_UNMASK_RETRY_MAX	(5 * HZ)
+
 static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 {
 	struct apple_gmux_ng *gmux = context;
@@ -125,12 +128,18 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 
 err:
 	gmux_notify_failed(gmux, event, ret, left);
+	/*
+	 * An access failed, perhaps after the mask went through: unmask from
+	 * the work once the gmux answers, or the interrupt stays off for good.
+	 */
+	if (ret && gmux_irq_wanted(gmux) && !gmux->unmask_pending) {
+		gmux->unmask_pending = true;
+		gmux->unmask_retries = 0;
+		schedule_delayed_work(&gmux->unmask_work, GMUX_UNMASK_RETRY_FIRST);
+	}
 out:
 	mutex_unlock(&gmux->irq_lock);
 }
-
-#define GMUX_UNMASK_RETRY_FIRST	(HZ / 2)
-#define GMUX_UNMASK_RETRY_MAX	(5 * HZ)
 
 /* Unmask once the gmux answers again, then put the backlight level back. */
 static void gmux_unmask_work(struct work_struct *work)
@@ -257,9 +266,12 @@ int gmux_irq_init(struct apple_gmux_ng *gmux)
 		return 0;
 	}
 
+	/* before the handler can run: it may disable the GPE */
+	gmux->gpe = gpe;
 	as = acpi_install_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY,
 					 gmux_notify_handler, gmux);
 	if (ACPI_FAILURE(as)) {
+		gmux->gpe = -1;
 		dev_warn(dev, "cannot install the notify handler (%s): running without the gmux interrupt\n",
 			 acpi_format_exception(as));
 		return 0;
@@ -267,11 +279,11 @@ int gmux_irq_init(struct apple_gmux_ng *gmux)
 	as = acpi_enable_gpe(NULL, gpe);
 	if (ACPI_FAILURE(as)) {
 		acpi_remove_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY, gmux_notify_handler);
+		gmux->gpe = -1;
 		dev_warn(dev, "cannot enable GPE 0x%llx (%s): running without the gmux interrupt\n",
 			 gpe, acpi_format_exception(as));
 		return 0;
 	}
-	gmux->gpe = gpe;
 
 	ret = devm_add_action_or_reset(dev, gmux_irq_exit, gmux);
 	if (ret)

@@ -178,6 +178,7 @@ struct props_result {
 	unsigned int conflicts;
 	unsigned int waiting;
 	unsigned int unresolvable;
+	unsigned int failed;	/* could not be attached: out of memory */
 };
 
 /* Attach @p to @dev without replacing anything; props_attach_lock held. */
@@ -216,7 +217,7 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 
 	owned = kzalloc(sizeof(*owned), GFP_KERNEL);
 	if (!owned) {
-		res->conflicts++;
+		res->failed++;
 		return;
 	}
 	owned->fwnode = fwnode_create_software_node(p->entries, NULL);
@@ -229,7 +230,7 @@ static void props_attach(struct device *dev, struct props_pending *p, struct pro
 	if (ret) {
 		dev_err(dev, "%s: cannot attach properties: %d\n", p->source, ret);
 		kfree(owned);
-		res->conflicts++;
+		res->failed++;
 		return;
 	}
 	owned->dev = get_device(dev);
@@ -360,8 +361,10 @@ static const struct apple_props_ops props_parse_ops = {
  * @len: its length
  * @source: where it came from, for the log (a string that outlives the module's use)
  *
- * Return: 0, or a negative errno when the blob is malformed (nothing of it
- * is attached then) or memory ran out (likewise).
+ * Return: 0, or a negative errno: the blob is malformed or memory ran out
+ * before anything was attached (nothing of it is attached then), or
+ * -ENOMEM when a device's node could not be created or attached (the log
+ * names the device and the cause; what the other devices got stays).
  */
 int props_load_blob(const void *buf, size_t len, const char *source)
 {
@@ -409,6 +412,11 @@ int props_load_blob(const void *buf, size_t len, const char *source)
 	pr_info("%s: %zu bytes: %u attached, %u already present, %u conflicts, %u waiting for their device, %u unresolvable\n",
 		source, len, res.attached, res.present, res.conflicts, res.waiting,
 		res.unresolvable);
+	if (res.failed) {
+		pr_err("%s: %u devices did not get their properties (see above)\n",
+		       source, res.failed);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

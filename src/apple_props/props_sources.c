@@ -82,11 +82,16 @@ static ssize_t props_load_write(struct file *file, struct kobject *kobj,
 	mutex_lock(&props_load_lock);
 	if (off == 0) {
 		kvfree(props_load_buf);
-		props_load_buf = kvmalloc(APPLE_PROPS_MAX_LEN, GFP_KERNEL);
 		props_load_len = 0;
+		props_load_buf = kvmalloc(APPLE_PROPS_MAX_LEN, GFP_KERNEL);
+		if (!props_load_buf) {
+			ret = -ENOMEM;
+			goto out;
+		}
 	}
+	/* a write that does not continue the blob being written */
 	if (!props_load_buf || off != props_load_len) {
-		ret = props_load_buf ? -EINVAL : -ENOMEM;
+		ret = -EINVAL;
 		goto out;
 	}
 	memcpy(props_load_buf + off, buf, count);
