@@ -171,6 +171,7 @@ static bool props_same_value(const struct property_entry *a, const struct proper
  *	cannot be added to its existing node
  * @waiting: nodes whose device does not exist (yet)
  * @unresolvable: nodes with a path this module cannot resolve
+ * @failed: nodes whose software node could not be created or attached
  */
 struct props_result {
 	unsigned int attached;
@@ -178,7 +179,7 @@ struct props_result {
 	unsigned int conflicts;
 	unsigned int waiting;
 	unsigned int unresolvable;
-	unsigned int failed;	/* could not be attached: out of memory */
+	unsigned int failed;
 };
 
 /* Attach @p to @dev without replacing anything; props_attach_lock held. */
