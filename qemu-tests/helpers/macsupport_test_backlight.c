@@ -28,6 +28,8 @@
 #include <linux/string.h>
 #include <acpi/video.h>
 
+#include "macsupport/acpi_backlight.h"
+
 static char *acpi_backlight;
 module_param(acpi_backlight, charp, 0444);
 MODULE_PARM_DESC(acpi_backlight, "TEST ONLY: act as if acpi_backlight=STR had been given at boot");
@@ -52,26 +54,6 @@ static const struct backlight_ops test_bl_ops = {
 	.update_status	= test_bl_update_status,
 };
 
-static const char *test_bl_type_name(enum acpi_backlight_type type)
-{
-	switch (type) {
-	case acpi_backlight_none:
-		return "none";
-	case acpi_backlight_video:
-		return "video";
-	case acpi_backlight_vendor:
-		return "vendor";
-	case acpi_backlight_native:
-		return "native";
-	case acpi_backlight_nvidia_wmi_ec:
-		return "nvidia_wmi_ec";
-	case acpi_backlight_apple_gmux:
-		return "apple_gmux";
-	default:
-		return "undef";
-	}
-}
-
 static int __init test_backlight_init(void)
 {
 	struct backlight_properties props = {
@@ -91,7 +73,7 @@ static int __init test_backlight_init(void)
 			return PTR_ERR(test_bdev);
 		}
 	}
-	strscpy(choice, test_bl_type_name(acpi_video_get_backlight_type()), sizeof(choice));
+	strscpy(choice, macsupport_backlight_type_name(acpi_video_get_backlight_type()), sizeof(choice));
 	pr_info("macsupport_test_backlight: acpi_backlight=%s native=%d: the kernel chose %s\n",
 		acpi_video_backlight_string, native, choice);
 	return 0;

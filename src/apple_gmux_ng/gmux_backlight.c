@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <acpi/video.h>
 
+#include "macsupport/acpi_backlight.h"
 #include "gmux.h"
 
 /**
@@ -80,26 +81,6 @@ static const struct backlight_ops gmux_bl_ops = {
 	.get_brightness	= gmux_bl_get_brightness,
 	.update_status	= gmux_bl_update_status,
 };
-
-static const char *gmux_backlight_type_name(enum acpi_backlight_type type)
-{
-	switch (type) {
-	case acpi_backlight_none:
-		return "none";
-	case acpi_backlight_video:
-		return "video";
-	case acpi_backlight_vendor:
-		return "vendor";
-	case acpi_backlight_native:
-		return "native";
-	case acpi_backlight_nvidia_wmi_ec:
-		return "nvidia_wmi_ec";
-	case acpi_backlight_apple_gmux:
-		return "apple_gmux";
-	default:
-		return "undef";
-	}
-}
 
 /* Whether the kernel's choice @type is the gmux; @why says why for the log. */
 static bool gmux_backlight_type_wanted(enum acpi_backlight_type type, const char **why)
@@ -256,7 +237,7 @@ static void gmux_backlight_withdraw_work(struct work_struct *work)
 	if (!gmux_backlight_remove(gmux))
 		return;
 	dev_info(&gmux->pnp->dev, "the kernel now chose %s: gmux backlight withdrawn\n",
-		 gmux_backlight_type_name(type));
+		 macsupport_backlight_type_name(type));
 	gmux_backlight_give_back_apple_bl(gmux);
 }
 

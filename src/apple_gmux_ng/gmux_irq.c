@@ -78,6 +78,14 @@ static void gmux_notify_failed(struct apple_gmux_ng *gmux, u32 event, int ret,
 #define GMUX_UNMASK_RETRY_FIRST	(HZ / 2)
 #define GMUX_UNMASK_RETRY_MAX	(5 * HZ)
 
+/* Have gmux_unmask_work() unmask once the gmux answers; irq_lock held. */
+static void gmux_irq_unmask_later(struct apple_gmux_ng *gmux)
+{
+	gmux->unmask_pending = true;
+	gmux->unmask_retries = 0;
+	schedule_delayed_work(&gmux->unmask_work, GMUX_UNMASK_RETRY_FIRST);
+}
+
 static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 {
 	struct apple_gmux_ng *gmux = context;
@@ -132,11 +140,8 @@ err:
 	 * An access failed, perhaps after the mask went through: unmask from
 	 * the work once the gmux answers, or the interrupt stays off for good.
 	 */
-	if (ret && gmux_irq_wanted(gmux) && !gmux->unmask_pending) {
-		gmux->unmask_pending = true;
-		gmux->unmask_retries = 0;
-		schedule_delayed_work(&gmux->unmask_work, GMUX_UNMASK_RETRY_FIRST);
-	}
+	if (ret && gmux_irq_wanted(gmux) && !gmux->unmask_pending)
+		gmux_irq_unmask_later(gmux);
 out:
 	mutex_unlock(&gmux->irq_lock);
 }
@@ -210,12 +215,11 @@ void gmux_irq_resume(struct apple_gmux_ng *gmux)
 	gmux->resume_count++;
 	if (gmux_irq_wanted(gmux)) {
 		ret = gmux_irq_set_enabled(gmux, true);
-		gmux->unmask_pending = ret != 0;
+		gmux->unmask_pending = false;
 		if (ret) {
-			gmux->unmask_retries = 0;
 			dev_warn(&gmux->pnp->dev, "cannot unmask the gmux interrupt after sleep (%pe); retrying until the gmux answers\n",
 				 ERR_PTR(ret));
-			schedule_delayed_work(&gmux->unmask_work, GMUX_UNMASK_RETRY_FIRST);
+			gmux_irq_unmask_later(gmux);
 		}
 	}
 	mutex_unlock(&gmux->irq_lock);

@@ -18,6 +18,7 @@
 #include <linux/property.h>
 
 /* props_sysfs.c: the apple_properties directories and the "all" listing */
+const void *props_value(const struct property_entry *p);
 const struct software_node *props_swnode(struct device *dev);
 int props_export_device(struct device *dev);
 void props_unexport_device(struct device *dev);

@@ -157,10 +157,8 @@ static bool props_route_names(const struct apple_dp_route *route, struct pci_dev
 
 static bool props_same_value(const struct property_entry *a, const struct property_entry *b)
 {
-	const void *va = a->is_inline ? (const void *)&a->value : a->pointer;
-	const void *vb = b->is_inline ? (const void *)&b->value : b->pointer;
-
-	return a->type == b->type && a->length == b->length && !memcmp(va, vb, a->length);
+	return a->type == b->type && a->length == b->length &&
+	       !memcmp(props_value(a), props_value(b), a->length);
 }
 
 /**

@@ -67,7 +67,13 @@ struct props_export {
 static LIST_HEAD(props_exports);
 static DEFINE_MUTEX(props_lock);	/* props_exports */
 
-static const void *props_value(const struct property_entry *p)
+/**
+ * props_value() - where a property's value is
+ * @p: the property
+ *
+ * Return: its value, inline or pointed to.
+ */
+const void *props_value(const struct property_entry *p)
 {
 	return p->is_inline ? (const void *)&p->value : p->pointer;
 }
