@@ -226,14 +226,30 @@ debug_only()
 	return 1
 }
 
+# Leaks of the kernel itself that the tests provoke through in-tree
+# interfaces, by a function in the allocation's backtrace. They are left out
+# of every report below (and counted in /tmp/kmemleak-kernel-own):
+# - efivarfs_callback, efivarfs_create: 6.1's efivarfs_unlink() (and a write
+#   that deletes a variable) takes the efivar_entry off the list and never
+#   frees it: efivar_entry_delete() leaves that to its caller and
+#   efivarfs_evict_inode() frees nothing. Test 64 deletes Apple's NVRAM
+#   variables through efivarfs to plant a bad blob and put them back.
+KMEMLEAK_KERNEL_OWN='efivarfs_callback|efivarfs_create'
+
 # kmemleak_scan FILE: have kmemleak scan now (twice: an object is reported
-# once a scan has found it unreferenced); FILE gets the report. Prints how
-# many unreferenced objects it lists.
+# once a scan has found it unreferenced); FILE gets the report without the
+# kernel's own leaks (KMEMLEAK_KERNEL_OWN). Prints how many unreferenced
+# objects it lists.
 kmemleak_scan()
 {
 	echo scan > "$KMEMLEAK"
 	echo scan > "$KMEMLEAK"
-	cat "$KMEMLEAK" > "$1" 2>&1
+	cat "$KMEMLEAK" 2>&1 | awk -v own="$KMEMLEAK_KERNEL_OWN" '
+		function flush() { if (obj != "" && obj !~ ("(" own ")")) printf "%s", obj;
+				   else if (obj != "") n++; obj = "" }
+		/^unreferenced object/ { flush() }
+		{ obj = obj $0 "\n" }
+		END { flush(); print n + 0 > "/tmp/kmemleak-kernel-own" }' > "$1"
 	grep -c '^unreferenced object' "$1"
 }
 

@@ -42,8 +42,10 @@
  * io->timeout_us from its start, shared by all of its waits, so a stuck
  * gmux costs one timeout per operation, never two, and the operation stops
  * at the first wait that misses it: a read returns nothing, a write is not
- * sent. The deadline is checked after each poll, so a gmux that answers
- * exactly at the deadline still counts as in time. As a backstop against a
+ * sent. Only a poll that began at or after the deadline can conclude that
+ * the gmux is late: the time is taken before each poll, so a CPU taken away
+ * between a poll and the check (a preempted vCPU, a long interrupt) costs
+ * one more poll, never a false timeout. As a backstop against a
  * clock that does not advance, an operation also polls at most twice as
  * often as the timeout allows at GMUX_POLL_US per poll.
  */
@@ -76,15 +78,20 @@ static void gmux_op_sent(const struct gmux_io *io, struct gmux_op *op)
 	op->grace = io->ops->now_us(io->ctx) + GMUX_MIN_WAIT_US;
 }
 
-/*
- * Called after a poll that did not see the state waited for: 0 to poll
- * again after a delay, -ETIMEDOUT (counted in io->timeouts) to give up.
- */
-static int gmux_op_expired(struct gmux_io *io, struct gmux_op *op)
+/* The time a poll begins, for gmux_op_expired(). */
+static u64 gmux_op_poll(const struct gmux_io *io)
 {
-	u64 now = io->ops->now_us(io->ctx);
+	return io->ops->now_us(io->ctx);
+}
 
-	if ((now >= op->deadline && now >= op->grace) || !--op->polls_left) {
+/*
+ * Called after a poll that began at @polled and did not see the state
+ * waited for: 0 to poll again after a delay, -ETIMEDOUT (counted in
+ * io->timeouts) to give up.
+ */
+static int gmux_op_expired(struct gmux_io *io, struct gmux_op *op, u64 polled)
+{
+	if ((polled >= op->deadline && polled >= op->grace) || !--op->polls_left) {
 		io->timeouts++;
 		return -ETIMEDOUT;
 	}
@@ -121,28 +128,32 @@ static void gmux_pio_write32(struct gmux_io *io, u8 port, u32 val)
 
 static int gmux_index_wait_ready(struct gmux_io *io, struct gmux_op *op)
 {
+	u64 polled = gmux_op_poll(io);
 	int ret;
 
 	while (io->ops->read8(io->ctx, GMUX_PORT_WRITE) & 0x01) {
-		ret = gmux_op_expired(io, op);
+		ret = gmux_op_expired(io, op, polled);
 		if (ret)
 			return ret;
 		/* Acknowledge whatever completion is still pending. */
 		io->ops->read8(io->ctx, GMUX_PORT_READ);
 		io->ops->delay_us(io->ctx, GMUX_POLL_US);
+		polled = gmux_op_poll(io);
 	}
 	return 0;
 }
 
 static int gmux_index_wait_complete(struct gmux_io *io, struct gmux_op *op)
 {
+	u64 polled = gmux_op_poll(io);
 	int ret;
 
 	while (!(io->ops->read8(io->ctx, GMUX_PORT_WRITE) & 0x01)) {
-		ret = gmux_op_expired(io, op);
+		ret = gmux_op_expired(io, op, polled);
 		if (ret)
 			return ret;
 		io->ops->delay_us(io->ctx, GMUX_POLL_US);
+		polled = gmux_op_poll(io);
 	}
 	/* Acknowledge the completion. */
 	io->ops->read8(io->ctx, GMUX_PORT_READ);
@@ -224,13 +235,15 @@ static int gmux_index_write32(struct gmux_io *io, u8 port, u32 val)
 
 static int gmux_t2_wait(struct gmux_io *io, struct gmux_op *op)
 {
+	u64 polled = gmux_op_poll(io);
 	int ret;
 
 	while (io->ops->read8(io->ctx, GMUX_T2_COMMAND)) {
-		ret = gmux_op_expired(io, op);
+		ret = gmux_op_expired(io, op, polled);
 		if (ret)
 			return ret;
 		io->ops->delay_us(io->ctx, GMUX_POLL_US);
+		polled = gmux_op_poll(io);
 	}
 	return 0;
 }

@@ -56,6 +56,8 @@ struct tctx {
 	enum gmux_fault unstick_to;
 	u64 cmd_jump;
 	u64 complete_at;
+	unsigned int poll_jump_on;
+	u64 poll_jump;
 };
 
 static void acc(struct tctx *t, enum acc_op op, unsigned int off, u32 val)
@@ -86,9 +88,17 @@ static void acc(struct tctx *t, enum acc_op op, unsigned int off, u32 val)
 static u8 t_read8(void *ctx, unsigned int off)
 {
 	struct tctx *t = ctx;
+	u8 val;
 
 	acc(t, ACC_R8, off, 0);
-	return gmux_model_read8(&t->m, off);
+	val = gmux_model_read8(&t->m, off);
+	/* a CPU taken away right after the poll_jump_on'th handshake poll */
+	if (t->poll_jump_on &&
+	    ((t->m.kind == MAC_GMUX_T2 && off == GMUX_T2_COMMAND) ||
+	     (t->m.kind == MAC_GMUX_INDEXED && off == GMUX_PORT_WRITE)) &&
+	    !--t->poll_jump_on)
+		t->clock += t->poll_jump;
+	return val;
 }
 
 static void t_write8(void *ctx, unsigned int off, u8 val)
@@ -923,6 +933,36 @@ static void test_preempted_after_command(void **state)
 	}
 }
 
+/*
+ * The CPU was taken away for longer than the whole budget right after a
+ * poll that saw the gmux busy, and the gmux finished meanwhile: only a poll
+ * made after the deadline may conclude that it is late.
+ */
+static void test_preempted_after_poll(void **state)
+{
+	struct tctx t;
+	unsigned int i;
+	u8 val;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(handshake_kinds); i++) {
+		tctx_init(&t, handshake_kinds[i]);
+		gmux_model_set_fault(&t.m, GMUX_FAULT_LOST_COMPLETION);
+		/*
+		 * Handshake poll 1 finds the gmux ready for the command, poll 2
+		 * finds it busy with it; then the clock jumps past the budget
+		 * and the completion arrives during the jump.
+		 */
+		t.poll_jump_on = 2;
+		t.poll_jump = GMUX_TIMEOUT_US + GMUX_MIN_WAIT_US + 1000;
+		t.complete_at = 500;
+		assert_int_equal(gmux_io_read8(&t.io, GMUX_PORT_SWITCH_DISPLAY, &val), 0);
+		assert_int_equal(val, GMUX_SWITCH_IGD);
+		assert_int_equal(t.io.timeouts, 0);
+		assert_int_equal(t.poll_jump_on, 0);
+	}
+}
+
 static void test_unknown_kind(void **state)
 {
 	struct gmux_version ver;
@@ -1242,6 +1282,7 @@ int main(void)
 		cmocka_unit_test(test_slow_fault_is_simulator_only),
 		cmocka_unit_test(test_frozen_clock_bounded),
 		cmocka_unit_test(test_preempted_after_command),
+		cmocka_unit_test(test_preempted_after_poll),
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_access_counts),
 		cmocka_unit_test(test_access_order),
