@@ -32,8 +32,11 @@
  * native backlight yet. When the gmux registered on "vendor" and another
  * backlight registers later (i915 probing after the gmux), the kernel's
  * choice is read again; if it is no longer one the gmux registers on, the
- * gmux backlight is withdrawn (with one line in the log) and apple_bl given
- * back, as on unload. A backlight forced with backlight=1 is never
+ * gmux backlight is withdrawn (with one line in the log). apple_bl, a
+ * vendor interface, is given back then only if the choice is "vendor"
+ * again (on 6.1 it registers whatever the choice: given back on a native
+ * choice, it would be a second backlight for the panel); otherwise it
+ * comes back on unload. A backlight forced with backlight=1 is never
  * withdrawn.
  *
  * The type is BACKLIGHT_PLATFORM, as mainline's: user space prefers
@@ -236,9 +239,13 @@ static void gmux_backlight_withdraw_work(struct work_struct *work)
 		return;
 	if (!gmux_backlight_remove(gmux))
 		return;
-	dev_info(&gmux->pnp->dev, "the kernel now chose %s: gmux backlight withdrawn\n",
-		 macsupport_backlight_type_name(type));
-	gmux_backlight_give_back_apple_bl(gmux);
+	dev_info(&gmux->pnp->dev, "the kernel now chose %s: gmux backlight withdrawn%s\n",
+		 macsupport_backlight_type_name(type),
+		 type == acpi_backlight_vendor || !gmux->apple_bl_register ? "" :
+		 "; apple_bl stays unregistered until unload");
+	/* apple_bl is a vendor interface: back only if the choice is vendor. */
+	if (type == acpi_backlight_vendor)
+		gmux_backlight_give_back_apple_bl(gmux);
 }
 
 static int gmux_backlight_notify(struct notifier_block *nb, unsigned long action, void *data)
