@@ -110,10 +110,11 @@ rmmod apple_props
 dmesg_mark fw-none
 modprobe apple_props
 fwlog=$(dmesg_since fw-none | grep -E 'apple/properties.bin|firmware: ' | tr '\n' ' ')
-if [ -z "$fwlog" ] && [ ! -e "$f" ] && [ -z "$(cat /sys/module/apple_props/parameters/firmware_file)" ]; then
+param=$(cat /sys/module/apple_props/parameters/firmware_file)
+if [ -z "$fwlog" ] && [ ! -e "$f" ] && { [ -z "$param" ] || [ "$param" = "(null)" ]; }; then
 	pass apple_props firmware-file-only-when-named "file present, parameter empty: not requested"
 else
-	fail apple_props firmware-file-only-when-named "log: '$fwlog'; $(ls "$f" 2>&1)"
+	fail apple_props firmware-file-only-when-named "log: '$fwlog'; parameter '$param'; $(ls "$f" 2>&1)"
 fi
 rmmod apple_props
 rm -f /lib/firmware/apple/properties.bin
