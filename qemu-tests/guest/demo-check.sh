@@ -51,12 +51,14 @@ fi
 
 # GPU switching: shown when vga_switcheroo has its file, said to be missing otherwise.
 if [ -e /sys/kernel/debug/vgaswitcheroo/switch ]; then
-	if grep -q '^echo OFF > switch:' /tmp/demo-check.out &&
+	# after DIS the discrete GPU is active; after OFF it is powered off
+	if sed -n '/^echo DIS > switch:/,/^[^ ]/p' /tmp/demo-check.out |
+	   grep -q -E '^  [0-9]+:DIS:\+:' &&
 	   sed -n '/^echo OFF > switch:/,/^[^ ]/p' /tmp/demo-check.out |
 	   grep -q -E '^  [0-9]+:DIS:.:(Off|DynOff):'; then
-		pass apple_gmux_ng demo-gpu-switching "switched and powered the discrete GPU off"
+		pass apple_gmux_ng demo-gpu-switching "switched to the discrete GPU and back, then powered it off"
 	else
-		fail apple_gmux_ng demo-gpu-switching "no OFF shown: $(sed -n \
+		fail apple_gmux_ng demo-gpu-switching "no switch to DIS or no OFF shown: $(sed -n \
 			'/^--- GPU switching/,/^---/p' /tmp/demo-check.out | tr '\n' ' ' | cut -c 1-300)"
 	fi
 elif grep -q '^GPU switching: not available in this build$' /tmp/demo-check.out; then
