@@ -7,7 +7,7 @@
 #   make check-debug     the guest tests on a debug kernel (KASAN, lockdep,
 #                        kmemleak, failslab) built from linux-source-6.1;
 #                        slow, not for CI (qemu-tests/debug-kernel/)
-#   make demo            boot an emulated MacBookPro10,1 with the bundle loaded
+#   make demo            boot an emulated MacBookPro11,3 and show the bundle at work
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
 #   make bench           benchmarks inside emulated Macs
 #   make dkms-install    copy the sources to /usr/src and install with DKMS

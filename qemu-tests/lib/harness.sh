@@ -170,7 +170,8 @@ harness_build_initramfs()
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$HARNESS_DIR/guest/init" "$root/init"
 	chmod 0755 "$root/init"
-	cp "$HARNESS_DIR/guest/guest-lib.sh" "$HARNESS_DIR/guest/demo.sh" "$root/etc/macsupport/"
+	cp "$HARNESS_DIR/guest/guest-lib.sh" "$HARNESS_DIR/guest/demo.sh" \
+		"$HARNESS_DIR/guest/demo-check.sh" "$root/etc/macsupport/"
 	cp "$HARNESS_DIR"/tests/*.sh "$root/etc/macsupport/tests/"
 	cp "$HARNESS_DIR"/selftest/*.sh "$root/etc/macsupport/tests/"
 	# TEST ONLY: the guest's end of the gmux simulator (static binary).
@@ -673,9 +674,12 @@ boot_profile()
 			serial=(-chardev "stdio,id=con,logfile=$work/console.log,signal=off"
 				-serial chardev:con)
 			fg=(--foreground)
-			qemu_out=/dev/stdout
+			# Our own stdout, shared: reopening /dev/stdout when it is
+			# a file would write over what was printed before.
+			exec {qemu_out}>&1
 		else
 			serial=(-serial "file:$work/console.log")
+			exec {qemu_out}> "$work/qemu.log"
 		fi
 		host_agent_start "$work" || {
 			echo "not ok harness host-agent # cannot make $work/hostagent.{in,out}" \
@@ -692,8 +696,9 @@ boot_profile()
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \
 			-device virtserialport,bus=vser.0,chardev=results,name=results \
-			"${AGENT_ARGS[@]}" "${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" > "${qemu_out:-$work/qemu.log}" 2>&1
+			"${AGENT_ARGS[@]}" "${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" >&"$qemu_out" 2>&1
 		rc=$?
+		exec {qemu_out}>&-
 		elapsed "$t0" > "$work/time"
 		echo "$rc" > "$work/status"
 		host_agent_stop "$work"

@@ -88,11 +88,11 @@ else
 	fail apple_props unload-takes-back-own-nodes "software_node links: $(ls -d /sys/bus/pci/devices/*/software_node | tr '\n' ' ')"
 fi
 
-# The firmware-file source: /lib/firmware/apple/properties.bin at load.
+# The firmware-file source: the file firmware_file= names, at load.
 mkdir -p /lib/firmware/apple
 cp "$B/fw-file.bin" /lib/firmware/apple/properties.bin
 dmesg_mark fw-file
-modprobe apple_props
+modprobe apple_props firmware_file=apple/properties.bin
 fwline=$(dmesg_since fw-file | grep -o 'apple_props: firmware apple/properties.bin: .*')
 f=/sys/bus/pci/devices/0000:00:1d.0/apple_properties/macsupport,fw
 case "$fwline" in
@@ -105,4 +105,30 @@ case "$fwline" in
 *)	fail apple_props load-firmware-file "log: '$fwline'" ;;
 esac
 rmmod apple_props
+
+# Without firmware_file= no file is requested, even when one is there.
+dmesg_mark fw-none
+modprobe apple_props
+fwlog=$(dmesg_since fw-none | grep -E 'apple/properties.bin|firmware: ' | tr '\n' ' ')
+param=$(cat /sys/module/apple_props/parameters/firmware_file)
+if [ -z "$fwlog" ] && [ ! -e "$f" ] && { [ -z "$param" ] || [ "$param" = "(null)" ]; }; then
+	pass apple_props firmware-file-only-when-named "file present, parameter empty: not requested"
+else
+	fail apple_props firmware-file-only-when-named "log: '$fwlog'; parameter '$param'; $(ls "$f" 2>&1)"
+fi
+rmmod apple_props
 rm -f /lib/firmware/apple/properties.bin
+
+# A file that was named but is missing: one line with the error, nothing
+# taken. (The kernel's own "failed to load" line for it is expected: the
+# name macsupport-test-missing tells 99-log-no-load-failures.sh so.)
+dmesg_mark fw-missing
+modprobe apple_props firmware_file=apple/macsupport-test-missing.bin
+miss=$(dmesg_since fw-missing |
+	grep -o 'apple_props: firmware file apple/macsupport-test-missing.bin .*')
+case "$miss" in
+*"cannot read it (error -2); nothing taken")
+	pass apple_props firmware-file-missing-reported "${miss#apple_props: }" ;;
+*)	fail apple_props firmware-file-missing-reported "log: '$miss'" ;;
+esac
+rmmod apple_props

@@ -12,6 +12,7 @@
 [ "${EXPECT_APPLE_EFI:-0}" = 1 ] && [ -n "${EXPECT_NVRAM_DEV:-}" ] || return 0
 FW_DEV=0000:00:1d.0	# what qemu-tests/blobs/fw-file.json names
 
+FW_PARAM=firmware_file=apple/properties.bin	# the firmware-file source is taken only when named
 mkdir -p /lib/firmware/apple
 cp /etc/macsupport/blobs/fw-file.bin /lib/firmware/apple/properties.bin
 
@@ -25,7 +26,7 @@ left_behind()
 }
 
 dmesg_mark init-fail
-if modprobe apple_props test_fail_at=sources 2> /tmp/err; then rc=0; else rc=1; fi
+if modprobe apple_props $FW_PARAM test_fail_at=sources 2> /tmp/err; then rc=0; else rc=1; fi
 # Busybox's modprobe tries a failing module twice: each try must find the
 # nodes gone and attach them afresh.
 log=$(dmesg_since init-fail)
@@ -45,7 +46,7 @@ fi
 # Every other step of the init fails as cleanly.
 bad=
 for step in dir all notifier export; do
-	if modprobe apple_props test_fail_at=$step 2> /dev/null; then
+	if modprobe apple_props $FW_PARAM test_fail_at=$step 2> /dev/null; then
 		bad="$bad $step:loaded"
 		rmmod apple_props
 	fi
@@ -59,7 +60,7 @@ else
 fi
 
 dmesg_mark init-after-fail
-modprobe apple_props
+modprobe apple_props $FW_PARAM
 nvf=/sys/bus/pci/devices/$EXPECT_NVRAM_DEV/apple_properties/macsupport,nvram
 fwf=/sys/bus/pci/devices/$FW_DEV/apple_properties/macsupport,fw
 if [ "$(od -An -tx1 -v "$nvf" 2>/dev/null | tr -d ' \n')" = a1b2c3d4e5f6 ] &&

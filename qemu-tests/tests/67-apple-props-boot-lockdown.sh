@@ -3,9 +3,9 @@
 #
 # Booted locked down (lockdown=integrity), apple_props takes nothing from
 # the sources root can plant: neither the NVRAM copy (AAPL,PathProperties*)
-# nor /lib/firmware/apple/properties.bin, and says so in one line; it
-# still shows what the firmware handed the kernel at boot, and the load
-# file refuses blobs (EPERM). Needs modules signed with a key the guest
+# nor the firmware file it is told to read (firmware_file=), and says so
+# in one line; it still shows what the firmware handed the kernel at boot,
+# and the load file refuses blobs (EPERM). Needs modules signed with a key the guest
 # kernel trusts, which only a kernel built here has (make check-debug:
 # the harness signs with the build's own key); Debian's kernel refuses
 # unsigned modules when locked down, so on it this boot does not happen
@@ -22,9 +22,9 @@ mkdir -p /lib/firmware/apple
 cp /etc/macsupport/blobs/fw-file.bin /lib/firmware/apple/properties.bin
 
 dmesg_mark boot-lockdown
-if modprobe apple_props 2> /tmp/err; then rc=0; else rc=1; fi
+if modprobe apple_props firmware_file=apple/properties.bin 2> /tmp/err; then rc=0; else rc=1; fi
 log=$(dmesg_since boot-lockdown)
-skip=$(echo "$log" | grep -o 'apple_props: kernel locked down: .*')
+skip=$(echo "$log" | grep -o 'apple_props: kernel locked down: NVRAM copy and firmware file apple/properties.bin not taken')
 taken=$(echo "$log" | grep -o 'apple_props: \(NVRAM\|firmware\) .*')
 drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM
 if [ "${mode#*\[integrity\]}" = "$mode" ]; then

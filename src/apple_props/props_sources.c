@@ -12,6 +12,7 @@
 #include <linux/firmware.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -30,7 +31,13 @@
  * - the firmware's persisted copy in NVRAM, the variables
  *   AAPL,PathProperties0000, 0001, ... of Apple's vendor GUID, whose
  *   contents form one blob, read at load;
- * - a firmware file, /lib/firmware/apple/properties.bin, read at load;
+ * - a firmware file, read at load, only when the user names one with the
+ *   module parameter firmware_file, e.g. firmware_file=apple/properties.bin
+ *   for /lib/firmware/apple/properties.bin (a path the firmware loader
+ *   resolves, as for any driver's firmware). Empty, the default: no file is
+ *   requested at all, so a Mac without one logs no missing firmware. A file
+ *   that was named but cannot be read is reported in one line, with the
+ *   error, and nothing is taken from it;
  * - root, through /sys/firmware/apple_properties/load: write a whole blob
  *   (in one or several writes from offset 0); it is taken once the length
  *   its header declares has arrived, and the write fails with the reason
@@ -52,7 +59,11 @@
 /* What loading a blob does to the kernel, for security_locked_down() */
 #define PROPS_LOCKDOWN_REASON	LOCKDOWN_DEVICE_TREE
 
-#define PROPS_FIRMWARE_FILE	"apple/properties.bin"
+/* The firmware file the user named; NULL or empty: none is requested. */
+static char *firmware_file;
+module_param(firmware_file, charp, 0444);
+MODULE_PARM_DESC(firmware_file,
+		 "Blob of device properties to take at load, under /lib/firmware (e.g. apple/properties.bin); default: none");
 
 #define PROPS_NVRAM_SOURCE	"NVRAM AAPL,PathProperties"
 #define PROPS_NVRAM_MAX_VARS	256
@@ -159,6 +170,25 @@ out:
 	kvfree(buf);
 }
 
+/* The file the user named with firmware_file=. */
+static void props_load_firmware_file(const char *name)
+{
+	/* The log's name for the source, kept with what it attaches. */
+	static char source[96];
+	const struct firmware *fw;
+	int ret;
+
+	ret = firmware_request_nowarn(&fw, name, NULL);
+	if (ret) {
+		pr_err("firmware file %s (firmware_file=): cannot read it (error %d); nothing taken\n",
+		       name, ret);
+		return;
+	}
+	snprintf(source, sizeof(source), "firmware %s", name);
+	props_load_blob(fw->data, fw->size, source);
+	release_firmware(fw);
+}
+
 /**
  * props_sources_init() - take the blobs that are there at load, then open
  * the load file
@@ -171,16 +201,15 @@ out:
  */
 int props_sources_init(struct kobject *dir)
 {
-	const struct firmware *fw;
+	bool file = firmware_file && *firmware_file;
 
 	if (security_locked_down(PROPS_LOCKDOWN_REASON)) {
-		pr_notice("kernel locked down: NVRAM copy and %s not taken\n", PROPS_FIRMWARE_FILE);
+		pr_notice("kernel locked down: NVRAM copy%s%s not taken\n",
+			  file ? " and firmware file " : "", file ? firmware_file : "");
 	} else {
 		props_load_nvram();
-		if (!firmware_request_nowarn(&fw, PROPS_FIRMWARE_FILE, NULL)) {
-			props_load_blob(fw->data, fw->size, "firmware " PROPS_FIRMWARE_FILE);
-			release_firmware(fw);
-		}
+		if (file)
+			props_load_firmware_file(firmware_file);
 	}
 	return sysfs_create_bin_file(dir, &bin_attr_load);
 }

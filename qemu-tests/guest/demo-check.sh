@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks what the demo (demo.sh) printed, against the live system: one
+# test line per thing the demo must show. Sourced with DEMO_OUT naming the
+# file that holds the demo's output, by the guest's init after "make demo"
+# and by the guest test 97-demo.sh. Lines "ok|not ok MODULE demo-NAME".
+
+demo_out=${DEMO_OUT:-/tmp/demo.out}
+tr -d '\r' < "$demo_out" > /tmp/demo-check.out
+
+# The gmux, bound to apple_gmux_ng, says so, and the demo says it is the simulator.
+if gmux_simulated; then
+	pnp=$(gmux_pnp)
+	drv=$(readlink "$pnp/driver" 2>/dev/null)
+	drv=${drv##*/}
+	shown=$(grep -m 1 '^gmux: .* bound to ' /tmp/demo-check.out)
+	if [ "$drv" = apple_gmux_ng ] && [ "${shown##* bound to }" = apple_gmux_ng ] &&
+	   grep -q "the harness's simulated $EXPECT_GMUX_KIND gmux, TEST ONLY" /tmp/demo-check.out; then
+		pass apple_gmux_ng demo-gmux-bound "$shown"
+	else
+		fail apple_gmux_ng demo-gmux-bound "driver '$drv'; the demo showed '${shown:-no gmux line}'"
+	fi
+fi
+
+# The backlight round trip: the level set is read back and is in the
+# simulator's register.
+if gmux_simulated; then
+	line=$(grep -m 1 '^backlight: set ' /tmp/demo-check.out)
+	# shellcheck disable=SC2046 # three numbers, split on purpose
+	set -- $(echo "$line" | sed -n \
+		's/^backlight: set \([0-9]*\), read back \([0-9]*\), gmux register \([0-9]*\) .*/\1 \2 \3/p')
+	if [ $# = 3 ] && [ "$1" = "$2" ] && [ "$2" = "$3" ]; then
+		pass apple_gmux_ng demo-backlight-roundtrip "${line#backlight: }"
+	else
+		fail apple_gmux_ng demo-backlight-roundtrip "the demo showed '${line:-no backlight line}'"
+	fi
+fi
+
+# Apple's device properties from the fake Apple firmware, as sysfs has them.
+if [ "${EXPECT_APPLE_EFI:-0}" = 1 ]; then
+	drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM
+	line=$(grep -m 1 "^property: $EXPECT_APPLE_DROM_DEV ThunderboltDROM " /tmp/demo-check.out)
+	n=$(grep -c '^property: ' /tmp/demo-check.out)
+	if [ -f "$drom" ] && [ "$line" = "property: $EXPECT_APPLE_DROM_DEV ThunderboltDROM ($(wc -c \
+		< "$drom") bytes)" ]; then
+		pass apple_props demo-properties "$n properties shown, among them ${line#property: }"
+	else
+		fail apple_props demo-properties "the demo showed '${line:-no ThunderboltDROM}' ($n properties)"
+	fi
+fi
+
+# GPU switching: shown when vga_switcheroo has its file, said to be missing otherwise.
+if [ -e /sys/kernel/debug/vgaswitcheroo/switch ]; then
+	# after DIS the discrete GPU is active; after OFF it is powered off
+	if sed -n '/^echo DIS > switch:/,/^[^ ]/p' /tmp/demo-check.out |
+	   grep -q -E '^  [0-9]+:DIS:\+:' &&
+	   sed -n '/^echo OFF > switch:/,/^[^ ]/p' /tmp/demo-check.out |
+	   grep -q -E '^  [0-9]+:DIS:.:(Off|DynOff):'; then
+		pass apple_gmux_ng demo-gpu-switching "switched to the discrete GPU and back, then powered it off"
+	else
+		fail apple_gmux_ng demo-gpu-switching "no switch to DIS or no OFF shown: $(sed -n \
+			'/^--- GPU switching/,/^---/p' /tmp/demo-check.out | tr '\n' ' ' | cut -c 1-300)"
+	fi
+elif grep -q '^GPU switching: not available in this build$' /tmp/demo-check.out; then
+	pass apple_gmux_ng demo-gpu-switching "SKIP: no vga_switcheroo switch file in this build; the demo says so"
+else
+	fail apple_gmux_ng demo-gpu-switching "no switch file, and the demo did not say so"
+fi
+
+# Thunderbolt and quirk state: each module's report is shown.
+for m in tb_macpm mac_quirks; do
+	line=$(grep -m 1 "^$m: $EXPECT_PRODUCT" /tmp/demo-check.out)
+	if [ -n "$line" ]; then
+		pass "$m" demo-report "${line#"$m": }"
+	else
+		fail "$m" demo-report "no '$m: $EXPECT_PRODUCT...' line"
+	fi
+done
+
+# Nothing a user would take for a fault.
+bad=$(grep -i -E 'failed to load|not loaded$|not bound$| error |cannot|refused|rejected' \
+	/tmp/demo-check.out | head -n 3 | tr '\n' '|')
+if [ -z "$bad" ]; then
+	pass bundle demo-no-fault-lines "$(wc -l < /tmp/demo-check.out) lines"
+else
+	fail bundle demo-no-fault-lines "$bad"
+fi
