@@ -267,13 +267,25 @@ BOOLEAN setos_fake_wanted(const CHAR16 *opts)
 
 /* --- boot entries ------------------------------------------------------------ */
 
+/* @v as four upper-case hex digits, as in Boot####; @buf holds 5 characters. */
+static CHAR16 *hex4(CHAR16 *buf, UINT16 v)
+{
+	static const CHAR16 digits[] = L"0123456789ABCDEF";
+	UINTN i;
+
+	for (i = 0; i < 4; i++)
+		buf[i] = digits[(v >> (12 - 4 * i)) & 0xf];
+	buf[4] = 0;
+	return buf;
+}
+
 /* EFI_LOAD_OPTION: attributes, path list length, description, path, data */
 static EFI_STATUS write_entry(UINT16 num, UINT32 attrs, const CHAR16 *desc, EFI_DEVICE_PATH *dp,
 			      UINTN dp_len, const VOID *data, UINTN data_size)
 {
 	UINTN desc_size = (StrLen((CHAR16 *)desc) + 1) * sizeof(CHAR16);
 	UINTN size = 6 + desc_size + dp_len + data_size;
-	CHAR16 name[16];
+	CHAR16 name[16], hex[5];
 	EFI_STATUS status;
 	UINT8 *buf;
 
@@ -290,7 +302,7 @@ static EFI_STATUS write_entry(UINT16 num, UINT32 attrs, const CHAR16 *desc, EFI_
 	CopyMem(buf + 6 + desc_size, dp, dp_len);
 	if (data_size)
 		CopyMem(buf + 6 + desc_size + dp_len, (VOID *)data, data_size);
-	SPrint(name, sizeof(name), L"Boot%04X", num);
+	SPrint(name, sizeof(name), L"Boot%s", hex4(hex, num));
 	status = uefi_call_wrapper(RT->SetVariable, 5, name, &EfiGlobalVariable, VAR_NV_ATTRS,
 				   size, buf);
 	FreePool(buf);
@@ -348,14 +360,14 @@ static EFI_STATUS write_entries(EFI_HANDLE device, const CHAR16 *kopts, UINTN ko
 	EFI_DEVICE_PATH *kpath, *missing;
 	BOOLEAN short_form, placed = FALSE;
 	EFI_STATUS status;
-	CHAR16 *text;
+	CHAR16 *text, hex[5];
 
 	kpath = kernel_entry_path(device, &short_form);
 	missing = FileDevicePath(device, MISSING_LOADER);
 	if (!kpath || !missing)
 		return EFI_OUT_OF_RESOURCES;
 	text = DevicePathToStr(kpath);
-	trace_fw(L"Boot%04X: %s form %s", ENTRY_KERNEL, short_form ? L"short" : L"full",
+	trace_fw(L"Boot%s: %s form %s", hex4(hex, ENTRY_KERNEL), short_form ? L"short" : L"full",
 		 text ? text : L"?");
 	if (text)
 		FreePool(text);
@@ -406,9 +418,9 @@ static EFI_STATUS write_entries(EFI_HANDLE device, const CHAR16 *kopts, UINTN ko
 				   VAR_NV_ATTRS, k * sizeof(UINT16), neworder);
 	if (EFI_ERROR(status))
 		trace_fw(L"cannot write BootOrder: %r", status);
-	text = PoolPrint(L"BootCurrent %04X, BootOrder", current);
+	text = PoolPrint(L"BootCurrent %s, BootOrder", hex4(hex, current));
 	for (i = 0; text && i < k; i++) {
-		CHAR16 *t = PoolPrint(L"%s %04X", text, neworder[i]);
+		CHAR16 *t = PoolPrint(L"%s %s", text, hex4(hex, neworder[i]));
 
 		FreePool(text);
 		text = t;
@@ -420,7 +432,7 @@ static EFI_STATUS write_entries(EFI_HANDLE device, const CHAR16 *kopts, UINTN ko
 		FreePool(order);
 	FreePool(neworder);
 	set_u16(L"BootNext", ENTRY_MISSING);
-	trace_fw(L"BootNext %04X", ENTRY_MISSING);
+	trace_fw(L"BootNext %s", hex4(hex, ENTRY_MISSING));
 	return status;
 }
 

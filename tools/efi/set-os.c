@@ -391,6 +391,18 @@ static EFI_STATUS boot_path(CHAR16 *text, BOOLEAN *handled)
 
 /* --- BootNext / BootOrder ------------------------------------------------ */
 
+/* @v as four upper-case hex digits, as in Boot####; @buf holds 5 characters. */
+static CHAR16 *hex4(CHAR16 *buf, UINT16 v)
+{
+	static const CHAR16 digits[] = L"0123456789ABCDEF";
+	UINTN i;
+
+	for (i = 0; i < 4; i++)
+		buf[i] = digits[(v >> (12 - 4 * i)) & 0xf];
+	buf[4] = 0;
+	return buf;
+}
+
 static BOOLEAN get_u16_var(CHAR16 *name, UINT16 *value)
 {
 	UINTN size = 0;
@@ -417,7 +429,7 @@ static BOOLEAN get_u16_var(CHAR16 *name, UINT16 *value)
  */
 static EFI_STATUS boot_entry(UINT16 num, BOOLEAN *started)
 {
-	CHAR16 name[16], *desc;
+	CHAR16 name[16], hex[5], *desc;
 	UINT8 *opt, *data;
 	UINTN size = 0, desc_end, fp_len, data_size;
 	EFI_DEVICE_PATH *fp, *full;
@@ -425,7 +437,7 @@ static EFI_STATUS boot_entry(UINT16 num, BOOLEAN *started)
 	UINT32 attrs;
 
 	*started = FALSE;
-	SPrint(name, sizeof(name), L"Boot%04X", num);
+	SPrint(name, sizeof(name), L"Boot%s", hex4(hex, num));
 	opt = LibGetVariableAndSize(name, &EfiGlobalVariable, &size);
 	if (!opt) {
 		Print(L"set-os: %s does not exist: skipped\n", name);
@@ -506,13 +518,14 @@ static EFI_STATUS boot_next_entry(void)
 	BOOLEAN have_current, started;
 	UINTN size = 0, n, i, start = 0;
 	EFI_STATUS status;
+	CHAR16 hex[5];
 
 	if (get_u16_var(L"BootNext", &next)) {
 		/* One shot, as in the firmware's boot manager. */
 		status = LibDeleteVariable(L"BootNext", &EfiGlobalVariable);
 		if (EFI_ERROR(status))
 			Print(L"set-os: cannot delete BootNext: %r\n", status);
-		Print(L"set-os: BootNext is Boot%04X\n", next);
+		Print(L"set-os: BootNext is Boot%s\n", hex4(hex, next));
 		status = boot_entry(next, &started);
 		if (started)
 			return status;
@@ -535,8 +548,8 @@ static EFI_STATUS boot_next_entry(void)
 				break;
 			}
 		}
-		Print(L"set-os: started as Boot%04X; trying the BootOrder entries after it\n",
-		      current);
+		Print(L"set-os: started as Boot%s; trying the BootOrder entries after it\n",
+		      hex4(hex, current));
 	} else {
 		Print(L"set-os: no BootCurrent; trying BootOrder from its start\n");
 	}
