@@ -68,8 +68,8 @@ static EFI_GUID trace_guid = {
 
 struct apple_set_os {
 	UINT64 version;
-	EFIAPI EFI_STATUS (*set_os_version)(CHAR8 *version);
-	EFIAPI EFI_STATUS (*set_os_vendor)(CHAR8 *vendor);
+	EFI_STATUS (EFIAPI *set_os_version)(CHAR8 *version);
+	EFI_STATUS (EFIAPI *set_os_vendor)(CHAR8 *vendor);
 };
 
 /* --- the trace ------------------------------------------------------------ */
@@ -280,8 +280,8 @@ static CHAR16 *hex4(CHAR16 *buf, UINT16 v)
 }
 
 /* EFI_LOAD_OPTION: attributes, path list length, description, path, data */
-static EFI_STATUS write_entry(UINT16 num, UINT32 attrs, const CHAR16 *desc, EFI_DEVICE_PATH *dp,
-			      UINTN dp_len, const VOID *data, UINTN data_size)
+static EFI_STATUS write_entry(UINT16 num, UINT32 attrs, const CHAR16 *desc,
+			      EFI_DEVICE_PATH *dp, UINTN dp_len, const VOID *data, UINTN data_size)
 {
 	UINTN desc_size = (StrLen((CHAR16 *)desc) + 1) * sizeof(CHAR16);
 	UINTN size = 6 + desc_size + dp_len + data_size;

@@ -66,8 +66,8 @@ static EFI_GUID set_os_guid = {
 /* Apple's set_os protocol, as the kernel's EFI stub declares it. */
 struct apple_set_os {
 	UINT64 version;
-	EFIAPI EFI_STATUS (*set_os_version)(CHAR8 *version);
-	EFIAPI EFI_STATUS (*set_os_vendor)(CHAR8 *vendor);
+	EFI_STATUS (EFIAPI *set_os_version)(CHAR8 *version);
+	EFI_STATUS (EFIAPI *set_os_vendor)(CHAR8 *vendor);
 };
 
 static EFI_HANDLE self_image;
