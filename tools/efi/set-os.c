@@ -110,7 +110,10 @@ static void call_set_os(void)
 
 /* --- device paths -------------------------------------------------------- */
 
-/* Bytes of @dp up to and including its first End node, 0 if malformed in @limit. */
+/*
+ * Bytes of @dp up to and including its End-Entire node, 0 if that is not
+ * within @limit: every node the loops below walk is then inside @limit.
+ */
 static UINTN dp_size(EFI_DEVICE_PATH *dp, UINTN limit)
 {
 	UINT8 *p = (UINT8 *)dp;
@@ -121,7 +124,8 @@ static UINTN dp_size(EFI_DEVICE_PATH *dp, UINTN limit)
 		if (len < 4 || len > limit - off)
 			return 0;
 		off += len;
-		if ((p[off - len] & 0x7f) == END_DEVICE_PATH_TYPE)
+		if ((p[off - len] & 0x7f) == END_DEVICE_PATH_TYPE &&
+		    p[off - len + 1] == END_ENTIRE_DEVICE_PATH_SUBTYPE)
 			return off;
 	}
 	return 0;
