@@ -25,7 +25,11 @@
  *     Macs persist device properties in NVRAM: the variables' contents,
  *     concatenated in order, are the blob.
  *  4. It loads \vmlinuz with LoadImage and starts it with the load options
- *     "initrd=\initrd.img <contents of \cmdline.txt>".
+ *     "initrd=\initrd.img <contents of \cmdline.txt>". With
+ *     "apple_fw.set_os=..." in \cmdline.txt it installs Apple's set_os
+ *     protocol and starts the bundle's set-os app instead, which starts the
+ *     kernel (set-os-fake.c); only if the app returns does apple-fw start
+ *     the kernel itself.
  *
  * The EFI stub then sees vendor "Apple", calls get_all and hands the blob to
  * the kernel's built-in apple-properties parser as setup_data type 5.
@@ -35,6 +39,7 @@
 
 #include <efi.h>
 #include <efilib.h>
+#include "set-os-fake.h"
 
 #define APPLE_PROPS_REVISION	0x10000
 #define APPLE_PROPS_BUF_VERSION	1
@@ -942,6 +947,13 @@ static EFI_STATUS boot_kernel(EFI_HANDLE image, EFI_HANDLE device, EFI_FILE_HAND
 	opts = build_load_options(root, &opts_size);
 	if (!opts)
 		return EFI_OUT_OF_RESOURCES;
+	/* apple_fw.set_os=...: the set-os app starts the kernel (set-os-fake.c). */
+	if (setos_fake_wanted(opts)) {
+		status = setos_fake_boot(image, device, opts, opts_size);
+		Print(L"apple-fw: the set-os hand-over returned: %r: starting %s itself\n",
+		      status, KERNEL_FILE);
+		setos_fake_fallback();
+	}
 	path = FileDevicePath(device, KERNEL_FILE);
 	if (!path)
 		return EFI_OUT_OF_RESOURCES;

@@ -425,6 +425,9 @@ apple_efi_disk()
 
 	mkdir -p "$dir/EFI/BOOT" || return 1
 	cp "$HARNESS_DIR/efi/build/apple-fw.efi" "$dir/EFI/BOOT/BOOTX64.EFI" || return 1
+	# The bundle's set-os app, which apple-fw starts on apple_fw.set_os=... (tests 85-89).
+	mkdir -p "$dir/EFI/macsupport" &&
+		cp "$TOP/tools/efi/build/set-os.efi" "$dir/EFI/macsupport/set-os.efi" || return 1
 	cp "$VMLINUZ" "$dir/vmlinuz" || return 1
 	cp "$initrd" "$dir/initrd.img" || return 1
 	printf '%s\n' "$cmdline" > "$dir/cmdline.txt" || return 1
