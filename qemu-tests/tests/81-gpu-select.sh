@@ -76,23 +76,25 @@ fi
 # immutable in efivarfs; gpu-select clears the flag as gpu-switch does.
 rmmod apple_gmux_ng
 efivarfs_fresh
-if printf '\007\000\000\000\000\000\000\000' > "$EFIVARS/$PREFS_VAR" 2> /tmp/err; then
-	immutable="a plain write was not refused"
+# (2> first: the shell reports a failed redirection on the stderr it has then)
+if printf '\007\000\000\000\000\000\000\000' 2> /tmp/err > "$EFIVARS/$PREFS_VAR"; then
+	immutable=
 else
-	immutable="plain write: $(sed 's/.*: //' /tmp/err)"
+	immutable="plain write refused: $(sed 's/.*: //' /tmp/err)"
 fi
 s2=$(gpu-select 2>&1)
 if gpu-select discrete > /tmp/out 2> /tmp/err; then rc=0; else rc=$?; fi
 b=$(prefs_bytes)
 gmux_load
 v=$(cat "$A")
-if echo "$s2" | grep -qx 'gmux:          not bound: apple_gmux_ng is not loaded or did not bind' &&
+if [ -n "$immutable" ] &&
+   echo "$s2" | grep -qx 'gmux:          not bound: apple_gmux_ng is not loaded or did not bind' &&
    echo "$s2" | grep -qx 'next boot GPU: integrated (through efivarfs)' &&
    [ "$rc" = 0 ] && grep -qx 'next boot GPU: discrete (was integrated; through efivarfs)' /tmp/out &&
    [ "$b" = 0700000000000000 ] && [ "$v" = discrete ]; then
 	pass apple_gmux_ng gpu-select-via-efivarfs "$immutable; $(cat /tmp/out); attribute reads $v"
 else
-	fail apple_gmux_ng gpu-select-via-efivarfs "$immutable; rc $rc '$(cat /tmp/out /tmp/err)', NVRAM '$b', attribute '$v'; status: $(echo "$s2" | tr '\n' '|')"
+	fail apple_gmux_ng gpu-select-via-efivarfs "${immutable:-a plain write was not refused (not immutable)}; rc $rc '$(cat /tmp/out /tmp/err)', NVRAM '$b', attribute '$v'; status: $(echo "$s2" | tr '\n' '|')"
 fi
 
 # unset through efivarfs (--efivarfs although the module is bound) deletes it.
