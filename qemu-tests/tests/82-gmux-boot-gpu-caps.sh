@@ -19,7 +19,7 @@ v=$(cat "$A")
 b=$(prefs_bytes)
 if [ "$rc" = 1 ] && grep -q 'Operation not permitted' /tmp/err && [ "$rc2" = 3 ] &&
    grep -q 'needs CAP_SYS_ADMIN' /tmp/err2 && [ "$v" = integrated ] && [ "$b" = 0700000001000000 ]; then
-	pass apple_gmux_ng boot-gpu-needs-cap-sys-admin "$caps: attribute: $(sed 's/.*: //' /tmp/err); gpu-select: $(cat /tmp/err2)"
+	pass apple_gmux_ng boot-gpu-needs-cap-sys-admin "$caps: attribute: $(sed 's/.*: //' /tmp/err); tool: $(cat /tmp/err2)"
 else
 	fail apple_gmux_ng boot-gpu-needs-cap-sys-admin "$caps: attribute rc $rc '$(cat /tmp/err)', gpu-select rc $rc2 '$(cat /tmp/err2)', reads '$v', NVRAM '$b'"
 fi

@@ -58,7 +58,7 @@ case "$boot" in
 	   [ "$rc2" = 3 ] && [ "$rc3" = 3 ] && grep -q 'locked down (integrity)' /tmp/err2 &&
 	   grep -q 'locked down (integrity)' /tmp/err3 &&
 	   [ "$v" = discrete ] && [ "$b" = 0700000000000000 ]; then
-		pass apple_gmux_ng boot-gpu-lockdown-refuses-write "$mode: attribute: $(sed 's/.*: //' /tmp/err) ($why); gpu-select: $(cat /tmp/err2)"
+		pass apple_gmux_ng boot-gpu-lockdown-refuses-write "$mode: attribute: $(sed 's/.*: //' /tmp/err) ($why); tool: $(cat /tmp/err2)"
 	else
 		fail apple_gmux_ng boot-gpu-lockdown-refuses-write "$mode: attribute rc $rc '$(cat /tmp/err)' log '$why'; gpu-select rc $rc2 '$(cat /tmp/err2)', --efivarfs rc $rc3 '$(cat /tmp/err3)'; reads '$v', NVRAM '$b'"
 	fi
