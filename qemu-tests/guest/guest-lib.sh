@@ -270,3 +270,37 @@ kmemleak_new()
 	     keep { print > "/tmp/kmemleak-new" }
 	     END { print n + 0 }' "$1" "$2"
 }
+
+# --- boot-GPU preference (gpu-power-prefs) ------------------------------------
+
+EFIVARS=/sys/firmware/efi/efivars
+PREFS_VAR=gpu-power-prefs-fa4ce28d-b62f-4c99-9cc3-6815686e30f9
+CAP_SYS_ADMIN=21
+
+# efivarfs_fresh: (re)mount efivarfs, which lists variables as they were at
+# mount time (apple_gmux_ng writes through the efivar API); non-zero if it
+# cannot be mounted
+efivarfs_fresh()
+{
+	grep -q " $EFIVARS efivarfs " /proc/mounts && umount "$EFIVARS"
+	modprobe efivarfs 2> /dev/null
+	mount -t efivarfs efivarfs "$EFIVARS"
+}
+
+# prefs_bytes: the variable's efivarfs file as hex (attributes, then data),
+# "none" when there is none; remounts efivarfs first
+prefs_bytes()
+{
+	efivarfs_fresh || { echo "no-efivarfs"; return; }
+	if [ -e "$EFIVARS/$PREFS_VAR" ]; then
+		od -An -tx1 -v "$EFIVARS/$PREFS_VAR" | tr -d ' \n'
+	else
+		echo none
+	fi
+}
+
+# boot_gpu_attr: apple_gmux_ng's boot_gpu attribute of the gmux
+boot_gpu_attr()
+{
+	echo "$(gmux_pnp)/boot_gpu"
+}

@@ -183,6 +183,9 @@ harness_build_initramfs()
 		die "clear-immutable not built (make -C qemu-tests/guest)"
 	cp "$HARNESS_DIR/guest/build/drop-cap" "$root/bin/drop-cap" ||
 		die "drop-cap not built (make -C qemu-tests/guest)"
+	# The bundle's boot-GPU tool, linked statically for busybox.
+	cp "$TOP/tools/build/gpu-select-static" "$root/bin/gpu-select" ||
+		die "gpu-select not built (make -C tools)"
 	# Test blobs of Apple device properties, encoded by the bundle's own tool.
 	mkdir -p "$root/etc/macsupport/blobs"
 	for b in "$HARNESS_DIR"/blobs/*.json; do
@@ -655,7 +658,13 @@ boot_profile()
 		kernel=(-kernel "$VMLINUZ" -initrd "$work/initrd" -append "$cmdline")
 		case "$FIRMWARE" in
 		ovmf|apple-efi)
-			cp "$OVMF_VARS" "$work/ovmf-vars.fd"
+			# OVMF_VARS_FROM: the variable store a previous boot left
+			# (a test that boots twice, see run).
+			cp "${OVMF_VARS_FROM:-$OVMF_VARS}" "$work/ovmf-vars.fd" || {
+				echo "not ok harness ovmf-vars # cannot copy ${OVMF_VARS_FROM:-$OVMF_VARS}" \
+					> "$work/results"
+				exit 1
+			}
 			args+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
 			       -drive "if=pflash,format=raw,unit=1,file=$work/ovmf-vars.fd")
 			if [ "$FIRMWARE" = apple-efi ]; then

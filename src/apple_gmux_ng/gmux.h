@@ -139,4 +139,7 @@ void gmux_debugfs_init(struct apple_gmux_ng *gmux);
 void gmux_debugfs_exit(struct apple_gmux_ng *gmux);
 void gmux_debugfs_cleanup(void);
 
+/* gmux_prefs.c */
+extern const struct attribute_group *gmux_prefs_groups[];
+
 #endif /* APPLE_GMUX_NG_H */

@@ -279,6 +279,7 @@ static struct pnp_driver gmux_pnp_driver = {
 	.id_table	= gmux_pnp_ids,
 	.driver		= {
 		.pm	= pm_sleep_ptr(&gmux_pm_ops),
+		.dev_groups = gmux_prefs_groups,
 	},
 };
 
