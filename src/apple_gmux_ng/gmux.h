@@ -12,6 +12,7 @@
 #include <linux/backlight.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
 #include <linux/pnp.h>
 #include <linux/regmap.h>
 #include <linux/workqueue.h>
@@ -54,6 +55,18 @@ struct gmux_window {
 	bool sim_sync;
 };
 
+#define GMUX_AUDIO_LINKS_MAX	2
+
+/**
+ * struct gmux_audio_link - a device link the driver made
+ * @hda: the consumer, a dGPU's HDMI/DP audio function (referenced)
+ * @gpu: the supplier, the dGPU, function 0 (referenced)
+ */
+struct gmux_audio_link {
+	struct pci_dev *hda;
+	struct pci_dev *gpu;
+};
+
 /**
  * struct gmux_switch_state - display switching and dGPU power (gmux_switch.c)
  * @lock: serialises switches and power changes; protects the fields below
@@ -70,6 +83,8 @@ struct gmux_window {
  * @power_irq_missed: power changes whose completion was found in the
  *	status after the interrupt did not come
  * @last_error: the errno of the last failure, 0 if none
+ * @audio_link: audio-to-dGPU device links the driver made
+ * @audio_links_kernel: audio functions the kernel's quirk linked itself
  */
 struct gmux_switch_state {
 	struct mutex lock;
@@ -85,6 +100,8 @@ struct gmux_switch_state {
 	unsigned int power_failures;
 	unsigned int power_irq_missed;
 	int last_error;
+	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
+	unsigned int audio_links_kernel;
 };
 
 /**

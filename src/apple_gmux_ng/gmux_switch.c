@@ -46,6 +46,12 @@
  * vga_switcheroo_client_probe_defer(), which otherwise keeps the inactive
  * GPU's i915/nouveau/radeon deferring its probe on every gmux Mac.
  *
+ * The dGPU's HDMI/DP audio (function 1) gets a device link to the dGPU
+ * (function 0) with DL_FLAG_PM_RUNTIME, as the kernel's quirk_gpu_hda makes
+ * for AMD and NVIDIA audio functions: the driver adds it for any other
+ * vendor's (none on a real Mac today; the harness's intel-hda stand-in),
+ * when the handler is set up, and removes it on remove.
+ *
  * debugfs: /sys/kernel/debug/apple_gmux_ng/<pnp device>/switch shows the
  * handler, the panel's GPU as the gmux reports it, the dGPU's power as
  * last set, and counters of switches, power changes and their failures.
@@ -309,15 +315,21 @@ static bool gmux_test_sim_igd(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
 	       pdev->devfn == PCI_DEVFN(2, 0);
 }
 
-static enum vga_switcheroo_client_id gmux_vga_get_client_id(struct pci_dev *pdev)
+static enum vga_switcheroo_client_id gmux_client_id(struct apple_gmux_ng *gmux,
+						    struct pci_dev *pdev)
 {
 	if (pdev->vendor == PCI_VENDOR_ID_INTEL)
 		return VGA_SWITCHEROO_IGD;
 	if (pdev->vendor == PCI_VENDOR_ID_NVIDIA && pdev->device == 0x0863)
 		return VGA_SWITCHEROO_IGD;	/* MCP79 (GeForce 9400M) */
-	if (gmux_test_sim_igd(gmux_handler_owner, pdev))
+	if (gmux_test_sim_igd(gmux, pdev))
 		return VGA_SWITCHEROO_IGD;
 	return VGA_SWITCHEROO_DIS;
+}
+
+static enum vga_switcheroo_client_id gmux_vga_get_client_id(struct pci_dev *pdev)
+{
+	return gmux_client_id(gmux_handler_owner, pdev);
 }
 
 static const struct vga_switcheroo_handler gmux_handler_ddc = {
@@ -336,7 +348,7 @@ static const struct vga_switcheroo_handler gmux_handler_no_ddc = {
 static int gmux_switch_show(struct seq_file *s, void *unused)
 {
 	struct apple_gmux_ng *gmux = s->private;
-	unsigned int val;
+	unsigned int val, i;
 	int ret;
 
 	mutex_lock(&gmux->sw.lock);
@@ -359,6 +371,12 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 	seq_printf(s, "power_failures: %u\n", gmux->sw.power_failures);
 	seq_printf(s, "power_irq_missed: %u\n", gmux->sw.power_irq_missed);
 	seq_printf(s, "last_error: %d\n", gmux->sw.last_error);
+	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++)
+		if (gmux->sw.audio_link[i].hda)
+			seq_printf(s, "audio_link: %s -> %s\n",
+				   pci_name(gmux->sw.audio_link[i].hda),
+				   pci_name(gmux->sw.audio_link[i].gpu));
+	seq_printf(s, "audio_links_by_kernel_quirk: %u\n", gmux->sw.audio_links_kernel);
 	mutex_unlock(&gmux->sw.lock);
 	return 0;
 }
@@ -373,6 +391,90 @@ void gmux_power_init(struct apple_gmux_ng *gmux)
 	mutex_init(&gmux->sw.lock);
 	init_completion(&gmux->sw.power_done);
 	gmux->sw.dgpu_power = -1;
+}
+
+/*
+ * The kernel's quirk_gpu_hda links the HDA function of these vendors' GPUs
+ * to function 0 by itself.
+ */
+static bool gmux_audio_quirk_links(struct pci_dev *hda)
+{
+	return hda->vendor == PCI_VENDOR_ID_ATI || hda->vendor == PCI_VENDOR_ID_AMD ||
+	       hda->vendor == PCI_VENDOR_ID_NVIDIA;
+}
+
+/* The dGPU (function 0) whose HDMI/DP audio @hda is, or NULL; referenced. */
+static struct pci_dev *gmux_audio_gpu(struct apple_gmux_ng *gmux, struct pci_dev *hda)
+{
+	struct pci_dev *gpu;
+
+	if (PCI_FUNC(hda->devfn) != 1)
+		return NULL;
+	gpu = pci_get_domain_bus_and_slot(pci_domain_nr(hda->bus), hda->bus->number,
+					  PCI_DEVFN(PCI_SLOT(hda->devfn), 0));
+	if (gpu && (gpu->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
+	    gmux_client_id(gmux, gpu) == VGA_SWITCHEROO_DIS)
+		return gpu;
+	pci_dev_put(gpu);
+	return NULL;
+}
+
+/*
+ * Link each dGPU's audio function to the dGPU (consumer fn1, supplier fn0,
+ * DL_FLAG_PM_RUNTIME) where the kernel's quirk did not: runtime PM then
+ * resumes the GPU before its audio and suspends the audio first, so the
+ * audio never keeps the GPU on and is not touched while it is off.
+ */
+static void gmux_audio_links_init(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *hda = NULL, *gpu;
+	struct device_link *link;
+	unsigned int n = 0;
+
+	while ((hda = pci_get_class(PCI_CLASS_MULTIMEDIA_HD_AUDIO << 8, hda))) {
+		gpu = gmux_audio_gpu(gmux, hda);
+		if (!gpu)
+			continue;
+		if (gmux_audio_quirk_links(hda)) {
+			gmux->sw.audio_links_kernel++;
+			pci_dev_put(gpu);
+			continue;
+		}
+		if (n == GMUX_AUDIO_LINKS_MAX) {
+			pci_dev_put(gpu);
+			continue;
+		}
+		link = device_link_add(&hda->dev, &gpu->dev,
+				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME);
+		if (!link) {
+			dev_warn(&gmux->pnp->dev, "cannot link %s to its GPU %s\n",
+				 pci_name(hda), pci_name(gpu));
+			pci_dev_put(gpu);
+			continue;
+		}
+		dev_info(&gmux->pnp->dev, "linked GPU audio %s to %s (runtime PM)\n",
+			 pci_name(hda), pci_name(gpu));
+		gmux->sw.audio_link[n].hda = pci_dev_get(hda);
+		gmux->sw.audio_link[n].gpu = gpu;
+		n++;
+	}
+}
+
+static void gmux_audio_links_exit(struct apple_gmux_ng *gmux)
+{
+	unsigned int i;
+
+	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++) {
+		if (!gmux->sw.audio_link[i].hda)
+			continue;
+		/* a no-op if a removed device took the link along */
+		device_link_remove(&gmux->sw.audio_link[i].hda->dev,
+				   &gmux->sw.audio_link[i].gpu->dev);
+		pci_dev_put(gmux->sw.audio_link[i].hda);
+		pci_dev_put(gmux->sw.audio_link[i].gpu);
+		gmux->sw.audio_link[i].hda = NULL;
+		gmux->sw.audio_link[i].gpu = NULL;
+	}
 }
 
 /* Any Thunderbolt device: the external port belongs to the dGPU. */
@@ -404,14 +506,22 @@ static void gmux_external_to_dgpu(struct apple_gmux_ng *gmux)
 	mutex_unlock(&gmux->sw.lock);
 }
 
+static void gmux_switch_devm_exit(void *data)
+{
+	gmux_switch_exit(data);
+}
+
 /**
  * gmux_switch_init() - register the vga_switcheroo handler
  * @gmux: the gmux, fully probed otherwise (this is the last step)
  *
  * Another gmux's handler, or another driver's, already registered is
- * logged and left alone: the gmux works on without switching.
+ * logged and left alone: the gmux works on without switching. A probe step
+ * after this one that fails undoes it through devm; remove undoes it
+ * first, explicitly (gmux_switch_exit()).
  *
- * Return: 0 (a handler that cannot be registered is not a probe failure).
+ * Return: 0, or -ENOMEM when the undo action cannot be recorded (then
+ * everything is undone already).
  */
 int gmux_switch_init(struct apple_gmux_ng *gmux)
 {
@@ -423,6 +533,7 @@ int gmux_switch_init(struct apple_gmux_ng *gmux)
 	gmux->sw.external = gmux_external_switchable(gmux->model) && !gmux_has_thunderbolt();
 	if (!gmux->sw.external)
 		gmux_external_to_dgpu(gmux);
+	gmux_audio_links_init(gmux);
 	debugfs_create_file("switch", 0444, gmux->debugfs, gmux, &gmux_switch_fops);
 
 	if (gmux->io.kind == MAC_GMUX_CLASSIC) {
@@ -454,7 +565,7 @@ int gmux_switch_init(struct apple_gmux_ng *gmux)
 		 gmux->sw.external ? "follows the panel" : "wired to the dGPU");
 out:
 	mutex_unlock(&gmux_handler_lock);
-	return 0;
+	return devm_add_action_or_reset(dev, gmux_switch_devm_exit, gmux);
 }
 
 /**
@@ -462,7 +573,8 @@ out:
  * @gmux: the gmux
  *
  * The first step of remove. When it returns, no handler callback runs
- * any more. Harmless when the handler was never registered.
+ * any more and the audio links are gone. Harmless when called again, or
+ * when the handler was never registered.
  */
 void gmux_switch_exit(struct apple_gmux_ng *gmux)
 {
@@ -473,4 +585,5 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 		gmux_handler_owner = NULL;
 	}
 	mutex_unlock(&gmux_handler_lock);
+	gmux_audio_links_exit(gmux);
 }
