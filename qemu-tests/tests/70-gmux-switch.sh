@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# harness: own-boot when EXPECT_DGPU_DEV
 #
 # GPU switching through the real vga_switcheroo core (issue 8, items 1 and
 # 2). The test-only fake GPU driver binds the two display stand-ins (iGPU
@@ -12,6 +13,8 @@
 # the simulator window. Emulated: the GPUs (set_gpu_state only records), and
 # the gmux's GPE, fired by the test-only macsupport_test_gpe_wire while the
 # simulator's interrupt status is pending.
+# Own boot: switches change the default VGA device and vga_switcheroo's
+# state for good, and the suite's shared boot would outgrow its time limit.
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
 gmux_simulated || exit 0

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# harness: own-boot when EXPECT_DGPU_DEV
 #
 # The vga_switcheroo handler's lifecycle (issue 8, item 1):
 # - MacBookPro8,1 (APP000B with no gmux behind it): no handler, ever; the
@@ -11,6 +12,8 @@
 # - where the profile can point GMGP at a GPE that does not exist (TGPB),
 #   the gmux has no interrupt and power changes are completed by polling
 #   the interrupt status.
+# Own boot: switches change the default VGA device and vga_switcheroo's
+# state for good, and the suite's shared boot would outgrow its time limit.
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
 D=$EXPECT_DGPU_DEV
