@@ -40,7 +40,8 @@
  *
  * This driver binds to that device on Apple Macs only, finds out which
  * kind answers, checks the firmware version, and offers the backlight, the
- * gmux interrupt and a debugfs view. Unlike Debian's 6.1 driver it knows
+ * gmux interrupt, a debugfs view, and GPU switching and dGPU power through
+ * vga_switcheroo (see DOC: Graphics mux). Unlike Debian's 6.1 driver it knows
  * the T2 gmux, bounds every handshake and reports every timeout.
  */
 
