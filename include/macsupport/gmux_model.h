@@ -29,6 +29,10 @@
  *	only; the unit-test wiring completes at once)
  * @GMUX_FAULT_STICKY_STATUS: writing INTERRUPT_STATUS back clears nothing,
  *	so a raised status stays pending (the GPE would fire again and again)
+ * @GMUX_FAULT_REFUSE_SWITCH: writes to SWITCH_DISPLAY, SWITCH_DDC and
+ *	SWITCH_EXTERNAL are ignored: the mux stays where it is and reads so
+ * @GMUX_FAULT_POWER_STUCK: DISCRETE_POWER stores what is written, but the
+ *	dGPU's power does not change and GMUX_INT_POWER is never raised
  *
  * Setting GMUX_FAULT_NONE also clears a handshake left stuck by a fault,
  * so the next operation works.
@@ -40,7 +44,12 @@ enum gmux_fault {
 	GMUX_FAULT_LOST_COMPLETION,
 	GMUX_FAULT_SLOW,
 	GMUX_FAULT_STICKY_STATUS,
+	GMUX_FAULT_REFUSE_SWITCH,
+	GMUX_FAULT_POWER_STUCK,
 };
+
+/* The last enum gmux_fault value. */
+#define GMUX_FAULT_MAX	GMUX_FAULT_POWER_STUCK
 
 /**
  * struct gmux_model_stats - what the model has seen

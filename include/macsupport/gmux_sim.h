@@ -59,6 +59,11 @@
 #define GMUX_SIM_ST_BRIGHTNESS	0x2a0	/* model's BRIGHTNESS */
 #define GMUX_SIM_ST_FAULT	0x2a4	/* current enum gmux_fault */
 #define GMUX_SIM_ST_DROPPED	0x2a8	/* entries lost: HEAD ran more than a ring ahead of TAIL */
+#define GMUX_SIM_ST_SWITCH_DISPLAY 0x2ac	/* model's SWITCH_DISPLAY (2 IGD, 3 DIS) */
+#define GMUX_SIM_ST_SWITCH_DDC	0x2b0	/* model's SWITCH_DDC (1 IGD, 2 DIS) */
+#define GMUX_SIM_ST_SWITCH_EXTERNAL 0x2b4	/* model's SWITCH_EXTERNAL (2 IGD, 3 DIS) */
+#define GMUX_SIM_ST_POWER	0x2b8	/* model's DISCRETE_POWER register */
+#define GMUX_SIM_ST_DGPU_ON	0x2bc	/* 1 while the modelled dGPU is powered */
 
 /* 0x400-0xfff: the journal, a ring of GMUX_SIM_RING entries */
 #define GMUX_SIM_RING_OFF	0x400

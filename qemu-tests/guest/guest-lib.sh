@@ -304,3 +304,48 @@ boot_gpu_attr()
 {
 	echo "$(gmux_pnp)/boot_gpu"
 }
+
+# --- GPU switching (vga_switcheroo) -------------------------------------------
+
+VGASR=/sys/kernel/debug/vgaswitcheroo/switch
+TEST_GPU=/sys/kernel/debug/macsupport_test_gpu
+
+# gmux_sw KEY: one value from the driver's debugfs switch file
+gmux_sw()
+{
+	sed -n "s/^$1: //p" "$(gmux_debugfs)/switch" 2>/dev/null
+}
+
+# sim_is KEY VALUE: the simulator reports VALUE for KEY within 2 s
+sim_is()
+{
+	wait_until 2 sh -c "[ \"\$(gmux-simctl get $1)\" = '$2' ]" > /dev/null
+}
+
+# pci_driver DEV: the driver bound to a PCI device, or nothing
+pci_driver()
+{
+	basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null
+}
+
+# test_gpu_defers DEV: how often the fake GPU driver's probe of DEV deferred
+test_gpu_defers()
+{
+	_d=$(sed -n "s/^$1 //p" "$TEST_GPU/defers" 2>/dev/null)
+	echo "${_d:-0}"
+}
+
+# vgasr_line IGD|DIS: the vga_switcheroo line of that GPU (not its audio)
+vgasr_line()
+{
+	grep "^[0-9]*:$1:" "$VGASR" 2>/dev/null
+}
+
+# gpu_modules_out: unload the GPU test modules and apple_gmux_ng, if loaded
+gpu_modules_out()
+{
+	for _m in macsupport_test_gpu apple_gmux_ng macsupport_test_gpe_wire; do
+		grep -q "^$_m " /proc/modules && rmmod "$_m"
+	done
+	return 0
+}

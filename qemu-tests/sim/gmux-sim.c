@@ -21,8 +21,9 @@
  * guest reads, writes back only the bytes the gmux itself drives, data
  * before status:
  *
- * - classic: 0x16 (interrupt status) after every write; 0x10 after a write
- *   to 0x10; 0xcc..0xcd after a write to 0xcc..0xce (the indexed probe);
+ * - classic: 0x16 (interrupt status) after every write; 0x10, 0x28, 0x40
+ *   and 0x50 after a write to that register (so a switch the gmux refused
+ *   reads back its old value); 0xcc..0xcd after a write to 0xcc..0xce (the indexed probe);
  *   the version bytes only when a fault changes them;
  * - indexed: 0xc2..0xc5 then 0xd4 after a write to 0xd0 or 0xd4 (a
  *   command); only 0xd4 after a read of 0xd0 (an ack), because by then the
@@ -158,6 +159,9 @@ static void sim_put_outputs(struct gmux_sim *s)
 	case MAC_GMUX_CLASSIC:
 		sim_put(s, GMUX_PORT_VERSION_MAJOR, 3);
 		sim_put(s, GMUX_PORT_SWITCH_DISPLAY, 1);
+		sim_put(s, GMUX_PORT_SWITCH_DDC, 1);
+		sim_put(s, GMUX_PORT_SWITCH_EXTERNAL, 1);
+		sim_put(s, GMUX_PORT_DISCRETE_POWER, 1);
 		sim_put(s, GMUX_INDEX_PROBE_LO, 2);
 		sim_put_status(s, GMUX_PORT_INTERRUPT_STATUS);
 		break;
@@ -183,6 +187,12 @@ static void sim_write_back(struct gmux_sim *s, bool write, unsigned int off, uns
 			return;
 		if (touches(off, len, GMUX_PORT_SWITCH_DISPLAY))
 			sim_put(s, GMUX_PORT_SWITCH_DISPLAY, 1);
+		if (touches(off, len, GMUX_PORT_SWITCH_DDC))
+			sim_put(s, GMUX_PORT_SWITCH_DDC, 1);
+		if (touches(off, len, GMUX_PORT_SWITCH_EXTERNAL))
+			sim_put(s, GMUX_PORT_SWITCH_EXTERNAL, 1);
+		if (touches(off, len, GMUX_PORT_DISCRETE_POWER))
+			sim_put(s, GMUX_PORT_DISCRETE_POWER, 1);
 		if (touches_range(off, len, GMUX_INDEX_PROBE_LO, GMUX_INDEX_PROBE_KICK))
 			sim_put(s, GMUX_INDEX_PROBE_LO, 2);
 		sim_put_status(s, GMUX_PORT_INTERRUPT_STATUS);
@@ -267,13 +277,18 @@ static void sim_publish_stats(struct gmux_sim *s)
 	simw_store(w, GMUX_SIM_ST_BRIGHTNESS, m->brightness);
 	simw_store(w, GMUX_SIM_ST_FAULT, m->fault);
 	simw_store(w, GMUX_SIM_ST_DROPPED, s->dropped);
+	simw_store(w, GMUX_SIM_ST_SWITCH_DISPLAY, m->switch_display);
+	simw_store(w, GMUX_SIM_ST_SWITCH_DDC, m->switch_ddc);
+	simw_store(w, GMUX_SIM_ST_SWITCH_EXTERNAL, m->switch_external);
+	simw_store(w, GMUX_SIM_ST_POWER, m->power);
+	simw_store(w, GMUX_SIM_ST_DGPU_ON, m->dgpu_on);
 }
 
 static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
 {
 	switch (op) {
 	case GMUX_SIM_OP_FAULT:
-		if (arg > GMUX_FAULT_STICKY_STATUS)
+		if (arg > GMUX_FAULT_MAX)
 			return -EINVAL;
 		gmux_model_set_fault(&s->model, arg);
 		sim_put_outputs(s);

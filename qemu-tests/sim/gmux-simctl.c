@@ -3,7 +3,7 @@
  * gmux-simctl - steer the harness's gmux simulator from inside a guest
  * (TEST ONLY; linked statically for the busybox initramfs)
  *
- * usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status
+ * usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck
  *        gmux-simctl slow-us N
  *        gmux-simctl stuck-after N
  *        gmux-simctl raise BITS
@@ -26,9 +26,10 @@
  * releases it.
  *
  * "stats" prints key=value lines, "get KEY" one value: kind (classic,
- * indexed, t2), fault (none, stuck, garbage, lost, slow, sticky-status) and, in decimal,
- * reads writes reg_reads reg_writes irqs_raised irqs_cleared int_status
- * int_enable brightness dropped head tail.
+ * indexed, t2), fault (none, stuck, garbage, lost, slow, sticky-status,
+ * refuse-switch, power-stuck) and, in decimal, reads writes reg_reads
+ * reg_writes irqs_raised irqs_cleared int_status int_enable brightness
+ * dropped switch_display switch_ddc switch_external power dgpu_on head tail.
  *
  * Control requests: OP and ARG are written, then SEQ is bumped; the
  * simulator answers by setting RESULT and copying SEQ into ACK.
@@ -72,6 +73,8 @@ static const char * const fault_names[] = {
 	[GMUX_FAULT_LOST_COMPLETION] = "lost",
 	[GMUX_FAULT_SLOW] = "slow",
 	[GMUX_FAULT_STICKY_STATUS] = "sticky-status",
+	[GMUX_FAULT_REFUSE_SWITCH] = "refuse-switch",
+	[GMUX_FAULT_POWER_STUCK] = "power-stuck",
 };
 
 static const struct {
@@ -89,6 +92,11 @@ static const struct {
 	{ "brightness", GMUX_SIM_ST_BRIGHTNESS },
 	{ "fault", GMUX_SIM_ST_FAULT },
 	{ "dropped", GMUX_SIM_ST_DROPPED },
+	{ "switch_display", GMUX_SIM_ST_SWITCH_DISPLAY },
+	{ "switch_ddc", GMUX_SIM_ST_SWITCH_DDC },
+	{ "switch_external", GMUX_SIM_ST_SWITCH_EXTERNAL },
+	{ "power", GMUX_SIM_ST_POWER },
+	{ "dgpu_on", GMUX_SIM_ST_DGPU_ON },
 	{ "head", GMUX_SIM_HEAD },
 	{ "tail", GMUX_SIM_TAIL },
 };
@@ -395,7 +403,7 @@ static int fault_parse(const char *s, u32 *fault)
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status\n"
+		"usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck\n"
 		"       gmux-simctl slow-us N\n"
 		"       gmux-simctl stuck-after N\n"
 		"       gmux-simctl raise BITS\n"

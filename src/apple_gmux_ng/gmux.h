@@ -10,13 +10,16 @@
 #include <linux/acpi.h>
 #include <linux/atomic.h>
 #include <linux/backlight.h>
+#include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
 #include <linux/pnp.h>
 #include <linux/regmap.h>
 #include <linux/workqueue.h>
 
 #include "macsupport/gmux_proto.h"
 #include "macsupport/gmux_regs.h"
+#include "macsupport/gmux_switch.h"
 #include "macsupport/mac_model.h"
 
 #define GMUX_DRIVER_NAME	"apple_gmux_ng"
@@ -26,6 +29,13 @@
  * status that cannot be cleared keeps a level-triggered GPE firing.
  */
 #define GMUX_NOTIFY_MAX_FAILURES	8
+
+/*
+ * How long a dGPU power change may take to signal completion. The in-tree
+ * driver waits 200 ms; the harness's GPE stand-in and an emulated gmux need
+ * more on a loaded host, and a real gmux answers well inside either.
+ */
+#define GMUX_POWER_TIMEOUT_MS		500
 
 /**
  * struct gmux_window - where and how the driver reaches the gmux
@@ -43,6 +53,55 @@ struct gmux_window {
 	void __iomem *sim_journal;
 	unsigned long sim_dropped;
 	bool sim_sync;
+};
+
+#define GMUX_AUDIO_LINKS_MAX	2
+
+/**
+ * struct gmux_audio_link - a device link the driver made
+ * @hda: the consumer, a dGPU's HDMI/DP audio function (referenced)
+ * @gpu: the supplier, the dGPU, function 0 (referenced)
+ */
+struct gmux_audio_link {
+	struct pci_dev *hda;
+	struct pci_dev *gpu;
+};
+
+/**
+ * struct gmux_switch_state - display switching and dGPU power (gmux_switch.c)
+ * @lock: serialises switches and power changes; protects the fields below
+ * @power_done: completed by the notify handler on GMUX_INT_POWER
+ * @handler: this gmux's vga_switcheroo handler is registered
+ * @external: the external port follows the panel (no Thunderbolt)
+ * @dgpu_power: 1 on, 0 off, -1 not known (no change made yet)
+ * @switches: display switches carried out and verified
+ * @switch_failures: switches that failed or did not read back
+ * @ddc_switches: DDC-only switches carried out (classic)
+ * @ddc_failures: DDC-only switches that failed
+ * @power_changes: dGPU power changes completed
+ * @power_failures: power changes that failed or did not complete
+ * @power_irq_missed: power changes whose completion was found in the
+ *	status after the interrupt did not come
+ * @last_error: the errno of the last failure, 0 if none
+ * @audio_link: audio-to-dGPU device links the driver made
+ * @audio_links_kernel: audio functions the kernel's quirk linked itself
+ */
+struct gmux_switch_state {
+	struct mutex lock;
+	struct completion power_done;
+	bool handler;
+	bool external;
+	int dgpu_power;
+	unsigned int switches;
+	unsigned int switch_failures;
+	unsigned int ddc_switches;
+	unsigned int ddc_failures;
+	unsigned int power_changes;
+	unsigned int power_failures;
+	unsigned int power_irq_missed;
+	int last_error;
+	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
+	unsigned int audio_links_kernel;
 };
 
 /**
@@ -81,6 +140,7 @@ struct gmux_window {
  * @notify_errors: notifications whose register access failed
  * @notify_ignored: notifications that came after the GPE was disabled
  * @status_seen: OR of every interrupt status handled
+ * @sw: display switching and dGPU power
  */
 struct apple_gmux_ng {
 	struct pnp_dev *pnp;
@@ -114,6 +174,7 @@ struct apple_gmux_ng {
 	atomic_t notify_errors;
 	atomic_t notify_ignored;
 	atomic_t status_seen;
+	struct gmux_switch_state sw;
 };
 
 /* gmux_regmap.c */
@@ -133,6 +194,45 @@ void gmux_backlight_refresh(struct apple_gmux_ng *gmux);
 int gmux_irq_init(struct apple_gmux_ng *gmux);
 void gmux_irq_suspend(struct apple_gmux_ng *gmux);
 void gmux_irq_resume(struct apple_gmux_ng *gmux);
+
+/* gmux_switch.c: vga_switcheroo handler and dGPU power */
+void gmux_power_init(struct apple_gmux_ng *gmux);
+int gmux_switch_init(struct apple_gmux_ng *gmux);
+void gmux_switch_exit(struct apple_gmux_ng *gmux);
+void gmux_power_irq(struct apple_gmux_ng *gmux);
+
+/**
+ * gmux_dgpu_set_power() - power the discrete GPU on or off
+ * @gmux: the gmux, probed (its regmap and interrupt set up)
+ * @on: true to power on (DISCRETE_POWER 1 then 3), false for off (1 then 0)
+ *
+ * The internal API for everything that changes the dGPU's power: the
+ * vga_switcheroo handler's power_state() and runtime PM. Sleeps: waits,
+ * bounded by GMUX_POWER_TIMEOUT_MS, for the gmux to signal completion
+ * (GMUX_INT_POWER) through its interrupt, or polls the interrupt status
+ * when the gmux has no GPE or its GPE was disabled. Serialised with
+ * display switches. Asking for the state the dGPU is already in is
+ * carried out all the same (the gmux is asked again).
+ *
+ * Return: 0 when the gmux completed the change; -ETIMEDOUT when it did not
+ * complete in time; another negative errno when a register access failed.
+ * Every failure is logged and counted in debugfs (switch file).
+ */
+int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on);
+
+/**
+ * gmux_display_switch() - move the panel (and DDC, and the external port
+ *	where the model wires it to the gmux) to one GPU
+ * @gmux: the gmux
+ * @to: GMUX_GPU_IGD or GMUX_GPU_DIS
+ *
+ * Every register written is read back. Sleeps.
+ *
+ * Return: 0 when the gmux carried the switch out; -EIO when a register
+ * reads back its old value; another negative errno from the access.
+ * Every failure is logged and counted.
+ */
+int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

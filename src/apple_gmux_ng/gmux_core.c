@@ -40,7 +40,8 @@
  *
  * This driver binds to that device on Apple Macs only, finds out which
  * kind answers, checks the firmware version, and offers the backlight, the
- * gmux interrupt and a debugfs view. Unlike Debian's 6.1 driver it knows
+ * gmux interrupt, a debugfs view, and GPU switching and dGPU power through
+ * vga_switcheroo (see DOC: Graphics mux). Unlike Debian's 6.1 driver it knows
  * the T2 gmux, bounds every handshake and reports every timeout.
  */
 
@@ -177,6 +178,7 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	gmux->pnp = pnp;
 	gmux->gpe = -1;
 	mutex_init(&gmux->irq_lock);
+	gmux_power_init(gmux);
 	gmux->handle = ACPI_HANDLE(dev);
 	if (!gmux->handle)
 		return -ENODEV;
@@ -230,6 +232,10 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	if (ret)
 		return ret;
 	gmux_debugfs_init(gmux);
+	/* last: the gmux is known to work */
+	ret = gmux_switch_init(gmux);
+	if (ret)
+		goto err_debugfs;
 
 	if (gmux->gpe >= 0)
 		snprintf(gpe_desc, sizeof(gpe_desc), "GPE 0x%x", gmux->gpe);
@@ -240,12 +246,20 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 		 gmux->model && gmux->model->gmux != kind ?
 		 " (the model table expects another kind)" : "");
 	return 0;
+
+err_debugfs:
+	gmux_debugfs_exit(gmux);
+	return ret;
 }
 
 /* The rest is device-managed and undone in the reverse order of probe. */
 static void gmux_remove(struct pnp_dev *pnp)
 {
-	gmux_debugfs_exit(pnp_get_drvdata(pnp));
+	struct apple_gmux_ng *gmux = pnp_get_drvdata(pnp);
+
+	/* first: no GPU switch or power change may reach a gmux going away */
+	gmux_switch_exit(gmux);
+	gmux_debugfs_exit(gmux);
 }
 
 /*

@@ -91,6 +91,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	struct apple_gmux_ng *gmux = context;
 	struct device *dev = &gmux->pnp->dev;
 	unsigned int status, now, left = 0;
+	bool power = false;
 	acpi_status as;
 	int ret;
 
@@ -109,6 +110,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	ret = regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, status);
 	if (ret)
 		goto err;
+	power = status & GMUX_INT_POWER;
 	/* a status that stays keeps the level-triggered GPE firing */
 	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &now);
 	if (ret)
@@ -144,6 +146,9 @@ err:
 		gmux_irq_unmask_later(gmux);
 out:
 	mutex_unlock(&gmux->irq_lock);
+	/* cleared: a waiting dGPU power change is done */
+	if (power)
+		gmux_power_irq(gmux);
 }
 
 /* Unmask once the gmux answers again, then put the backlight level back. */

@@ -26,6 +26,9 @@
  * - DISCRETE_POWER stores the value; 3 after 1 switches the dGPU on, 0
  *   after 1 switches it off, and both raise GMUX_INT_POWER (even when the
  *   dGPU already was in that state). Any other sequence only stores.
+ *   GMUX_FAULT_POWER_STUCK: it only stores, whatever the sequence.
+ * - GMUX_FAULT_REFUSE_SWITCH: writes to the three switch registers are
+ *   ignored, so they read back the mux's old position.
  * - MAX_BRIGHTNESS is read-only; BRIGHTNESS keeps the low 24 bits written.
  * - The version registers are read-only and read all 0xff under
  *   GMUX_FAULT_GARBAGE_VERSION.
@@ -290,7 +293,7 @@ static void gmux_model_write_power(struct gmux_model *m, u8 val)
 	u8 prev = m->power;
 
 	m->power = val;
-	if (prev != 1)
+	if (prev != 1 || m->fault == GMUX_FAULT_POWER_STUCK)
 		return;
 	if (val == 3) {
 		m->dgpu_on = true;
@@ -303,10 +306,13 @@ static void gmux_model_write_power(struct gmux_model *m, u8 val)
 
 void gmux_model_reg_write(struct gmux_model *m, u8 port, u32 val)
 {
+	bool refuse = m->fault == GMUX_FAULT_REFUSE_SWITCH;
 	u8 cleared;
 
 	switch (port) {
 	case GMUX_PORT_SWITCH_DISPLAY:
+		if (refuse)
+			break;
 		m->switch_display = (u8)val;
 		break;
 	case GMUX_PORT_INTERRUPT_ENABLE:
@@ -320,10 +326,12 @@ void gmux_model_reg_write(struct gmux_model *m, u8 port, u32 val)
 		m->stats.irqs_cleared += gmux_model_bits_set(cleared);
 		break;
 	case GMUX_PORT_SWITCH_DDC:
-		m->switch_ddc = (u8)val;
+		if (!refuse)
+			m->switch_ddc = (u8)val;
 		break;
 	case GMUX_PORT_SWITCH_EXTERNAL:
-		m->switch_external = (u8)val;
+		if (!refuse)
+			m->switch_external = (u8)val;
 		break;
 	case GMUX_PORT_DISCRETE_POWER:
 		gmux_model_write_power(m, (u8)val);

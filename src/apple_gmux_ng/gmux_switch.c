@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_gmux_ng - display switching (vga_switcheroo handler) and dGPU power
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
+#include <linux/vga_switcheroo.h>
+
+#include "gmux.h"
+
+/**
+ * DOC: Graphics mux
+ *
+ * The gmux switches the panel between the integrated GPU (IGD) and the
+ * discrete one (DIS). The driver offers that to the kernel as the system's
+ * vga_switcheroo handler, registered once the gmux has answered, its
+ * backlight and interrupt are set up; it is the last step of probe and the
+ * first one undone on remove. There is one handler per system: a second
+ * gmux (there is none on a real Mac) registers none.
+ *
+ * - switchto(): classic gmux: SWITCH_DDC, then SWITCH_DISPLAY; indexed and
+ *   T2: SWITCH_DISPLAY (their eDP mux carries AUX with the main link).
+ *   SWITCH_EXTERNAL follows only on Macs whose external port the gmux
+ *   switches (MacBookPro5,x and 6,x, no Thunderbolt, see the model table);
+ *   on Thunderbolt Macs the external port's main link is wired to the dGPU
+ *   and SWITCH_EXTERNAL is set to the dGPU once, when the handler registers.
+ *   Every register written is read back; a switch the gmux did not carry
+ *   out is returned as an error (vga_switcheroo then logs "switching failed
+ *   stage 2") and logged here with the register and the value it read.
+ * - switch_ddc() (classic only, VGA_SWITCHEROO_CAN_SWITCH_DDC): moves the
+ *   DDC lines alone, so that the inactive GPU's driver can read the panel's
+ *   EDID; returns the previous owner.
+ * - power_state(): powers the dGPU through DISCRETE_POWER (see DOC: dGPU
+ *   power); the IGD's power is not the gmux's to change.
+ * - get_client_id(): Intel, and NVIDIA's MCP79 (10de:0863, the 9400M of the
+ *   MacBookPro5,x), are the IGD; every other GPU is the DIS.
+ *
+ * Indexed and T2 gmux register with VGA_SWITCHEROO_NEEDS_EDP_CONFIG: no
+ * DRM driver implements it, but any non-zero flag ends
+ * vga_switcheroo_client_probe_defer(), which otherwise keeps the inactive
+ * GPU's i915/nouveau/radeon deferring its probe on every gmux Mac.
+ *
+ * The dGPU's HDMI/DP audio (function 1) gets a device link to the dGPU
+ * (function 0) with DL_FLAG_PM_RUNTIME, as the kernel's quirk_gpu_hda makes
+ * for AMD and NVIDIA audio functions: the driver adds it for any other
+ * vendor's (none on a real Mac today; the harness's intel-hda stand-in),
+ * when the handler is set up, and removes it on remove.
+ *
+ * debugfs: /sys/kernel/debug/apple_gmux_ng/<pnp device>/switch shows the
+ * handler, the panel's GPU as the gmux reports it, the dGPU's power as
+ * last set, and counters of switches, power changes and their failures.
+ *
+ * DOC: dGPU power
+ *
+ * DISCRETE_POWER takes 1 then 3 to power the dGPU on, 1 then 0 to power it
+ * off; the gmux sequences the rails and raises GMUX_INT_POWER when done.
+ * With a GPE the driver waits for that interrupt (GMUX_POWER_TIMEOUT_MS);
+ * if it does not come but the status shows the completion, the change
+ * counts as done and the missed interrupt is counted. Without a GPE (or
+ * once it was disabled) the driver polls the interrupt status for the same
+ * bit and clears it. A change that does not complete is an error: returned
+ * (vga_switcheroo ignores power_state()'s result, so it is also logged)
+ * and counted. gmux_dgpu_set_power() is the one entry point (see gmux.h).
+ */
+
+/* The gmux whose handler is registered; one per system. */
+static DEFINE_MUTEX(gmux_handler_lock);
+static struct apple_gmux_ng *gmux_handler_owner;
+
+#define GMUX_POWER_POLL_US	1000
+
+static int gmux_acc_read(void *ctx, u8 port, u32 *val)
+{
+	struct apple_gmux_ng *gmux = ctx;
+	unsigned int v;
+	int ret;
+
+	ret = regmap_read(gmux->regmap, port, &v);
+	if (!ret)
+		*val = v;
+	return ret;
+}
+
+static int gmux_acc_write(void *ctx, u8 port, u32 val)
+{
+	struct apple_gmux_ng *gmux = ctx;
+
+	return regmap_write(gmux->regmap, port, val);
+}
+
+static const struct gmux_reg_access gmux_regmap_access = {
+	.read	= gmux_acc_read,
+	.write	= gmux_acc_write,
+};
+
+static const char *gmux_gpu_name(enum gmux_gpu gpu)
+{
+	return gpu == GMUX_GPU_DIS ? "DIS" : "IGD";
+}
+
+static void gmux_log_switch_failure(struct apple_gmux_ng *gmux, const char *what,
+				    enum gmux_gpu to, const struct gmux_switch_result *res)
+{
+	struct device *dev = &gmux->pnp->dev;
+
+	if (res->err == -EIO)
+		dev_err(dev, "%s to %s not carried out: %s (0x%02x) reads 0x%02x after 0x%02x was written\n",
+			what, gmux_gpu_name(to), gmux_reg_name(res->port), res->port, res->got,
+			res->want);
+	else
+		dev_err(dev, "%s to %s failed at %s (0x%02x): %pe\n", what, gmux_gpu_name(to),
+			gmux_reg_name(res->port), res->port, ERR_PTR(res->err));
+}
+
+int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to)
+{
+	struct gmux_switch_step steps[GMUX_SWITCH_MAX_STEPS];
+	struct gmux_switch_result res;
+	int n, ret;
+
+	n = gmux_switch_plan(gmux->io.kind, gmux->sw.external, to, steps);
+	if (n < 0)
+		return n;
+	mutex_lock(&gmux->sw.lock);
+	ret = gmux_switch_run(&gmux_regmap_access, gmux, steps, n, &res);
+	if (ret) {
+		gmux->sw.switch_failures++;
+		gmux->sw.last_error = ret;
+		gmux_log_switch_failure(gmux, "display switch", to, &res);
+	} else {
+		gmux->sw.switches++;
+		dev_dbg(&gmux->pnp->dev, "panel switched to %s\n", gmux_gpu_name(to));
+	}
+	mutex_unlock(&gmux->sw.lock);
+	return ret;
+}
+
+static int gmux_ddc_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to, enum gmux_gpu *old)
+{
+	struct gmux_switch_result res;
+	int ret;
+
+	mutex_lock(&gmux->sw.lock);
+	ret = gmux_switch_ddc(&gmux_regmap_access, gmux, to, old, &res);
+	if (ret) {
+		gmux->sw.ddc_failures++;
+		gmux->sw.last_error = ret;
+		gmux_log_switch_failure(gmux, "DDC switch", to, &res);
+	} else {
+		gmux->sw.ddc_switches++;
+	}
+	mutex_unlock(&gmux->sw.lock);
+	return ret;
+}
+
+/* Does the gmux's interrupt tell us when a power change is done? */
+static bool gmux_power_irq_usable(struct apple_gmux_ng *gmux)
+{
+	bool usable;
+
+	mutex_lock(&gmux->irq_lock);
+	usable = gmux->gpe >= 0 && !gmux->gpe_off && !gmux->irq_stopping && !gmux->suspended;
+	mutex_unlock(&gmux->irq_lock);
+	return usable;
+}
+
+/* Is GMUX_INT_POWER pending? If so, clear it. */
+static int gmux_power_status_take(struct apple_gmux_ng *gmux, bool *done)
+{
+	unsigned int status;
+	int ret;
+
+	*done = false;
+	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &status);
+	if (ret || !(status & GMUX_INT_POWER))
+		return ret;
+	*done = true;
+	return regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, GMUX_INT_POWER);
+}
+
+static int gmux_power_poll(struct apple_gmux_ng *gmux)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS);
+	bool done, late;
+	int ret;
+
+	for (;;) {
+		/* only a poll that began after the deadline concludes a timeout */
+		late = time_after(jiffies, deadline);
+		ret = gmux_power_status_take(gmux, &done);
+		if (ret || done)
+			return ret;
+		if (late)
+			return -ETIMEDOUT;
+		usleep_range(GMUX_POWER_POLL_US, 2 * GMUX_POWER_POLL_US);
+	}
+}
+
+static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
+{
+	bool done;
+	int ret;
+
+	if (wait_for_completion_timeout(&gmux->sw.power_done,
+					msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS)))
+		return 0;
+	/* no interrupt: did the gmux finish anyway? */
+	ret = gmux_power_status_take(gmux, &done);
+	if (ret)
+		return ret;
+	if (!done && !completion_done(&gmux->sw.power_done))
+		return -ETIMEDOUT;
+	gmux->sw.power_irq_missed++;
+	dev_warn_ratelimited(&gmux->pnp->dev, "dGPU power change completed without its interrupt\n");
+	return 0;
+}
+
+int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
+{
+	struct device *dev = &gmux->pnp->dev;
+	bool use_irq, stale;
+	int ret;
+
+	mutex_lock(&gmux->sw.lock);
+	use_irq = gmux_power_irq_usable(gmux);
+	reinit_completion(&gmux->sw.power_done);
+	if (!use_irq) {
+		/* a completion left from before must not end this wait */
+		ret = gmux_power_status_take(gmux, &stale);
+		if (ret)
+			goto fail;
+	}
+	ret = gmux_power_request(&gmux_regmap_access, gmux, on);
+	if (ret)
+		goto fail;
+	ret = use_irq ? gmux_power_wait_irq(gmux) : gmux_power_poll(gmux);
+	if (ret)
+		goto fail;
+	gmux->sw.dgpu_power = on;
+	gmux->sw.power_changes++;
+	mutex_unlock(&gmux->sw.lock);
+	dev_dbg(dev, "dGPU powered %s\n", on ? "on" : "off");
+	return 0;
+
+fail:
+	gmux->sw.power_failures++;
+	gmux->sw.last_error = ret;
+	/* the gmux may have acted on part of it: the state is not known */
+	gmux->sw.dgpu_power = -1;
+	mutex_unlock(&gmux->sw.lock);
+	if (ret == -ETIMEDOUT)
+		dev_err(dev, "dGPU power %s did not complete within %u ms (%s)\n",
+			on ? "on" : "off", GMUX_POWER_TIMEOUT_MS,
+			use_irq ? "no POWER interrupt" : "POWER status never set");
+	else
+		dev_err(dev, "dGPU power %s failed: %pe\n", on ? "on" : "off", ERR_PTR(ret));
+	return ret;
+}
+
+/**
+ * gmux_power_irq() - the notify handler saw GMUX_INT_POWER
+ * @gmux: the gmux
+ *
+ * Called after the status was cleared; wakes a waiting power change.
+ */
+void gmux_power_irq(struct apple_gmux_ng *gmux)
+{
+	complete(&gmux->sw.power_done);
+}
+
+/* vga_switcheroo handler: the callbacks reach the one registered gmux. */
+
+static int gmux_vga_switchto(enum vga_switcheroo_client_id id)
+{
+	return gmux_display_switch(gmux_handler_owner,
+				   id == VGA_SWITCHEROO_DIS ? GMUX_GPU_DIS : GMUX_GPU_IGD);
+}
+
+static int gmux_vga_switch_ddc(enum vga_switcheroo_client_id id)
+{
+	enum gmux_gpu old;
+	int ret;
+
+	ret = gmux_ddc_switch(gmux_handler_owner,
+			      id == VGA_SWITCHEROO_DIS ? GMUX_GPU_DIS : GMUX_GPU_IGD, &old);
+	if (ret)
+		return ret;
+	return old == GMUX_GPU_DIS ? VGA_SWITCHEROO_DIS : VGA_SWITCHEROO_IGD;
+}
+
+static int gmux_vga_power_state(enum vga_switcheroo_client_id id,
+				enum vga_switcheroo_state state)
+{
+	/* the gmux powers the dGPU only */
+	if (id != VGA_SWITCHEROO_DIS)
+		return 0;
+	return gmux_dgpu_set_power(gmux_handler_owner, state == VGA_SWITCHEROO_ON);
+}
+
+/*
+ * TEST ONLY: QEMU's display devices are all 1234:1111, neither Intel nor
+ * NVIDIA. Only when this gmux is the QEMU harness's simulator, the stand-in
+ * at 00:02.0 (where every Intel iGPU sits) is taken for the IGD.
+ */
+static bool gmux_test_sim_igd(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
+{
+	return gmux->win.sim_journal && pdev->vendor == 0x1234 &&
+	       pci_domain_nr(pdev->bus) == 0 && pdev->bus->number == 0 &&
+	       pdev->devfn == PCI_DEVFN(2, 0);
+}
+
+static enum vga_switcheroo_client_id gmux_client_id(struct apple_gmux_ng *gmux,
+						    struct pci_dev *pdev)
+{
+	if (pdev->vendor == PCI_VENDOR_ID_INTEL)
+		return VGA_SWITCHEROO_IGD;
+	if (pdev->vendor == PCI_VENDOR_ID_NVIDIA && pdev->device == 0x0863)
+		return VGA_SWITCHEROO_IGD;	/* MCP79 (GeForce 9400M) */
+	if (gmux_test_sim_igd(gmux, pdev))
+		return VGA_SWITCHEROO_IGD;
+	return VGA_SWITCHEROO_DIS;
+}
+
+static enum vga_switcheroo_client_id gmux_vga_get_client_id(struct pci_dev *pdev)
+{
+	return gmux_client_id(gmux_handler_owner, pdev);
+}
+
+static const struct vga_switcheroo_handler gmux_handler_ddc = {
+	.switchto	= gmux_vga_switchto,
+	.switch_ddc	= gmux_vga_switch_ddc,
+	.power_state	= gmux_vga_power_state,
+	.get_client_id	= gmux_vga_get_client_id,
+};
+
+static const struct vga_switcheroo_handler gmux_handler_no_ddc = {
+	.switchto	= gmux_vga_switchto,
+	.power_state	= gmux_vga_power_state,
+	.get_client_id	= gmux_vga_get_client_id,
+};
+
+static int gmux_switch_show(struct seq_file *s, void *unused)
+{
+	struct apple_gmux_ng *gmux = s->private;
+	unsigned int val, i;
+	int ret;
+
+	mutex_lock(&gmux->sw.lock);
+	seq_printf(s, "handler: %s\n", gmux->sw.handler ? "registered" : "none");
+	seq_printf(s, "flags: %s\n", gmux->io.kind == MAC_GMUX_CLASSIC ?
+		   "can_switch_ddc" : "needs_edp_config");
+	seq_printf(s, "external_follows_panel: %d\n", gmux->sw.external);
+	ret = regmap_read(gmux->regmap, GMUX_PORT_SWITCH_DISPLAY, &val);
+	if (ret)
+		seq_printf(s, "display: error %d\n", ret);
+	else
+		seq_printf(s, "display: %s\n", gmux_gpu_name(gmux_display_owner(val)));
+	seq_printf(s, "dgpu_power: %s\n", gmux->sw.dgpu_power < 0 ? "unknown" :
+		   gmux->sw.dgpu_power ? "on" : "off");
+	seq_printf(s, "switches: %u\n", gmux->sw.switches);
+	seq_printf(s, "switch_failures: %u\n", gmux->sw.switch_failures);
+	seq_printf(s, "ddc_switches: %u\n", gmux->sw.ddc_switches);
+	seq_printf(s, "ddc_failures: %u\n", gmux->sw.ddc_failures);
+	seq_printf(s, "power_changes: %u\n", gmux->sw.power_changes);
+	seq_printf(s, "power_failures: %u\n", gmux->sw.power_failures);
+	seq_printf(s, "power_irq_missed: %u\n", gmux->sw.power_irq_missed);
+	seq_printf(s, "last_error: %d\n", gmux->sw.last_error);
+	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++)
+		if (gmux->sw.audio_link[i].hda)
+			seq_printf(s, "audio_link: %s -> %s\n",
+				   pci_name(gmux->sw.audio_link[i].hda),
+				   pci_name(gmux->sw.audio_link[i].gpu));
+	seq_printf(s, "audio_links_by_kernel_quirk: %u\n", gmux->sw.audio_links_kernel);
+	mutex_unlock(&gmux->sw.lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gmux_switch);
+
+/**
+ * gmux_power_init() - set up the dGPU power state
+ * @gmux: the gmux, before its interrupt can fire
+ */
+void gmux_power_init(struct apple_gmux_ng *gmux)
+{
+	mutex_init(&gmux->sw.lock);
+	init_completion(&gmux->sw.power_done);
+	gmux->sw.dgpu_power = -1;
+}
+
+/*
+ * The kernel's quirk_gpu_hda links the HDA function of these vendors' GPUs
+ * to function 0 by itself.
+ */
+static bool gmux_audio_quirk_links(struct pci_dev *hda)
+{
+	return hda->vendor == PCI_VENDOR_ID_ATI || hda->vendor == PCI_VENDOR_ID_AMD ||
+	       hda->vendor == PCI_VENDOR_ID_NVIDIA;
+}
+
+/* The dGPU (function 0) whose HDMI/DP audio @hda is, or NULL; referenced. */
+static struct pci_dev *gmux_audio_gpu(struct apple_gmux_ng *gmux, struct pci_dev *hda)
+{
+	struct pci_dev *gpu;
+
+	if (PCI_FUNC(hda->devfn) != 1)
+		return NULL;
+	gpu = pci_get_domain_bus_and_slot(pci_domain_nr(hda->bus), hda->bus->number,
+					  PCI_DEVFN(PCI_SLOT(hda->devfn), 0));
+	if (gpu && (gpu->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
+	    gmux_client_id(gmux, gpu) == VGA_SWITCHEROO_DIS)
+		return gpu;
+	pci_dev_put(gpu);
+	return NULL;
+}
+
+/*
+ * Link each dGPU's audio function to the dGPU (consumer fn1, supplier fn0,
+ * DL_FLAG_PM_RUNTIME) where the kernel's quirk did not: runtime PM then
+ * resumes the GPU before its audio and suspends the audio first, so the
+ * audio never keeps the GPU on and is not touched while it is off.
+ */
+static void gmux_audio_links_init(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *hda = NULL, *gpu;
+	struct device_link *link;
+	unsigned int n = 0;
+
+	while ((hda = pci_get_class(PCI_CLASS_MULTIMEDIA_HD_AUDIO << 8, hda))) {
+		gpu = gmux_audio_gpu(gmux, hda);
+		if (!gpu)
+			continue;
+		if (gmux_audio_quirk_links(hda)) {
+			gmux->sw.audio_links_kernel++;
+			pci_dev_put(gpu);
+			continue;
+		}
+		if (n == GMUX_AUDIO_LINKS_MAX) {
+			pci_dev_put(gpu);
+			continue;
+		}
+		link = device_link_add(&hda->dev, &gpu->dev,
+				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME);
+		if (!link) {
+			dev_warn(&gmux->pnp->dev, "cannot link %s to its GPU %s\n",
+				 pci_name(hda), pci_name(gpu));
+			pci_dev_put(gpu);
+			continue;
+		}
+		dev_info(&gmux->pnp->dev, "linked GPU audio %s to %s (runtime PM)\n",
+			 pci_name(hda), pci_name(gpu));
+		gmux->sw.audio_link[n].hda = pci_dev_get(hda);
+		gmux->sw.audio_link[n].gpu = gpu;
+		n++;
+	}
+}
+
+static void gmux_audio_links_exit(struct apple_gmux_ng *gmux)
+{
+	unsigned int i;
+
+	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++) {
+		if (!gmux->sw.audio_link[i].hda)
+			continue;
+		/* a no-op if a removed device took the link along */
+		device_link_remove(&gmux->sw.audio_link[i].hda->dev,
+				   &gmux->sw.audio_link[i].gpu->dev);
+		pci_dev_put(gmux->sw.audio_link[i].hda);
+		pci_dev_put(gmux->sw.audio_link[i].gpu);
+		gmux->sw.audio_link[i].hda = NULL;
+		gmux->sw.audio_link[i].gpu = NULL;
+	}
+}
+
+/* Any Thunderbolt device: the external port belongs to the dGPU. */
+static bool gmux_has_thunderbolt(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	while ((pdev = pci_get_device(PCI_ANY_ID, PCI_ANY_ID, pdev))) {
+		if (pdev->is_thunderbolt) {
+			pci_dev_put(pdev);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Thunderbolt Macs: AUX and HPD of the external port to the dGPU, once. */
+static void gmux_external_to_dgpu(struct apple_gmux_ng *gmux)
+{
+	struct gmux_switch_step step = {
+		.port = GMUX_PORT_SWITCH_EXTERNAL,
+		.val = GMUX_SWITCH_DIS,
+	};
+	struct gmux_switch_result res;
+
+	mutex_lock(&gmux->sw.lock);
+	if (gmux_switch_run(&gmux_regmap_access, gmux, &step, 1, &res))
+		gmux_log_switch_failure(gmux, "external port", GMUX_GPU_DIS, &res);
+	mutex_unlock(&gmux->sw.lock);
+}
+
+static void gmux_switch_devm_exit(void *data)
+{
+	gmux_switch_exit(data);
+}
+
+/**
+ * gmux_switch_init() - register the vga_switcheroo handler
+ * @gmux: the gmux, fully probed otherwise (this is the last step)
+ *
+ * Another gmux's handler, or another driver's, already registered is
+ * logged and left alone: the gmux works on without switching. A probe step
+ * after this one that fails undoes it through devm; remove undoes it
+ * first, explicitly (gmux_switch_exit()).
+ *
+ * Return: 0, or -ENOMEM when the undo action cannot be recorded (then
+ * everything is undone already).
+ */
+int gmux_switch_init(struct apple_gmux_ng *gmux)
+{
+	struct device *dev = &gmux->pnp->dev;
+	enum vga_switcheroo_handler_flags_t flags;
+	const struct vga_switcheroo_handler *handler;
+	int ret;
+
+	gmux->sw.external = gmux_external_switchable(gmux->model) && !gmux_has_thunderbolt();
+	if (!gmux->sw.external)
+		gmux_external_to_dgpu(gmux);
+	gmux_audio_links_init(gmux);
+	debugfs_create_file("switch", 0444, gmux->debugfs, gmux, &gmux_switch_fops);
+
+	if (gmux->io.kind == MAC_GMUX_CLASSIC) {
+		handler = &gmux_handler_ddc;
+		flags = VGA_SWITCHEROO_CAN_SWITCH_DDC;
+	} else {
+		handler = &gmux_handler_no_ddc;
+		flags = VGA_SWITCHEROO_NEEDS_EDP_CONFIG;
+	}
+
+	mutex_lock(&gmux_handler_lock);
+	if (gmux_handler_owner) {
+		dev_warn(dev, "%s already has the vga_switcheroo handler: no GPU switching here\n",
+			 dev_name(&gmux_handler_owner->pnp->dev));
+		goto out;
+	}
+	/* set before registering: registration may call get_client_id() */
+	gmux_handler_owner = gmux;
+	ret = vga_switcheroo_register_handler(handler, flags);
+	if (ret) {
+		gmux_handler_owner = NULL;
+		dev_warn(dev, "another vga_switcheroo handler is registered (%pe): no GPU switching\n",
+			 ERR_PTR(ret));
+		goto out;
+	}
+	gmux->sw.handler = true;
+	dev_info(dev, "vga_switcheroo handler registered (%s), external port %s\n",
+		 flags == VGA_SWITCHEROO_CAN_SWITCH_DDC ? "DDC switchable" : "needs eDP config",
+		 gmux->sw.external ? "follows the panel" : "wired to the dGPU");
+out:
+	mutex_unlock(&gmux_handler_lock);
+	return devm_add_action_or_reset(dev, gmux_switch_devm_exit, gmux);
+}
+
+/**
+ * gmux_switch_exit() - unregister the vga_switcheroo handler
+ * @gmux: the gmux
+ *
+ * The first step of remove. When it returns, no handler callback runs
+ * any more and the audio links are gone. Harmless when called again, or
+ * when the handler was never registered.
+ */
+void gmux_switch_exit(struct apple_gmux_ng *gmux)
+{
+	mutex_lock(&gmux_handler_lock);
+	if (gmux->sw.handler) {
+		vga_switcheroo_unregister_handler();
+		gmux->sw.handler = false;
+		gmux_handler_owner = NULL;
+	}
+	mutex_unlock(&gmux_handler_lock);
+	gmux_audio_links_exit(gmux);
+}
