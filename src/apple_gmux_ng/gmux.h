@@ -105,6 +105,41 @@ struct gmux_switch_state {
 };
 
 /**
+ * struct gmux_runpm - automatic power-off of the discrete GPU (gmux_runpm.c)
+ * @power_dev: the "dgpu_power" switch device, supplier of the GPU
+ * @link_lock: serialises linking and unlinking the GPU; protects @link.
+ *	Never taken by the switch's runtime-PM callbacks: its holders run
+ *	them (device_link_add(), pm_runtime_get_sync())
+ * @link: the device link GPU -> @power_dev, or NULL
+ * @pci_nb: PCI bus notifier: a GPU driver binds, the GPU goes away
+ * @lock: the power state; taken by the runtime-PM callbacks; protects
+ *	the fields below
+ * @dgpu: the discrete GPU (function 0), referenced, while linked
+ * @cut: the driver cut the GPU's power and has not restored it
+ * @offs: power cuts
+ * @ons: power restorations
+ * @blocked: runtime suspends of the switch that left the power on
+ * @errors: power changes the gmux did not carry out
+ * @dead: GPUs that did not answer after power-on
+ * @blocker: why the power stayed on the last time
+ */
+struct gmux_runpm {
+	struct device *power_dev;
+	struct mutex link_lock;
+	struct device_link *link;
+	struct notifier_block pci_nb;
+	struct mutex lock;
+	struct pci_dev *dgpu;
+	bool cut;
+	unsigned int offs;
+	unsigned int ons;
+	unsigned int blocked;
+	unsigned int errors;
+	unsigned int dead;
+	char blocker[48];
+};
+
+/**
  * struct apple_gmux_ng - driver data of one gmux
  * @pnp: the PNP device of the gmux ACPI node
  * @handle: its ACPI handle
@@ -141,6 +176,7 @@ struct gmux_switch_state {
  * @notify_ignored: notifications that came after the GPE was disabled
  * @status_seen: OR of every interrupt status handled
  * @sw: display switching and dGPU power
+ * @runpm: automatic power-off of the discrete GPU
  */
 struct apple_gmux_ng {
 	struct pnp_dev *pnp;
@@ -175,6 +211,8 @@ struct apple_gmux_ng {
 	atomic_t notify_ignored;
 	atomic_t status_seen;
 	struct gmux_switch_state sw;
+
+	struct gmux_runpm runpm;
 };
 
 /* gmux_regmap.c */
@@ -233,6 +271,29 @@ int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on);
  * Every failure is logged and counted.
  */
 int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
+
+/**
+ * gmux_pci_is_dgpu() - is @pdev the discrete GPU of this gmux's machine?
+ * @gmux: the gmux
+ * @pdev: a PCI device
+ *
+ * Return: true for a display device that get_client_id() calls DIS.
+ */
+bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
+
+/**
+ * gmux_panel_on_igd() - does SWITCH_DISPLAY give the panel to the IGD?
+ * @gmux: the gmux
+ *
+ * Return: true if it does; false if the panel is on the dGPU or the
+ * register cannot be read.
+ */
+bool gmux_panel_on_igd(struct apple_gmux_ng *gmux);
+
+/* gmux_runpm.c */
+int gmux_runpm_init(struct apple_gmux_ng *gmux);
+void gmux_runpm_exit(struct apple_gmux_ng *gmux);
+void gmux_runpm_resume(struct apple_gmux_ng *gmux);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

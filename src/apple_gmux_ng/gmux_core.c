@@ -236,6 +236,9 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	ret = gmux_switch_init(gmux);
 	if (ret)
 		goto err_debugfs;
+	ret = gmux_runpm_init(gmux);
+	if (ret)
+		goto err_debugfs;
 
 	if (gmux->gpe >= 0)
 		snprintf(gpe_desc, sizeof(gpe_desc), "GPE 0x%x", gmux->gpe);
@@ -257,7 +260,10 @@ static void gmux_remove(struct pnp_dev *pnp)
 {
 	struct apple_gmux_ng *gmux = pnp_get_drvdata(pnp);
 
-	/* first: no GPU switch or power change may reach a gmux going away */
+	/* first: the dGPU powered and unlinked, then no GPU switch or power
+	 * change may reach a gmux going away
+	 */
+	gmux_runpm_exit(gmux);
 	gmux_switch_exit(gmux);
 	gmux_debugfs_exit(gmux);
 }
@@ -275,6 +281,7 @@ static int gmux_suspend(struct device *dev)
 static int gmux_resume(struct device *dev)
 {
 	gmux_irq_resume(dev_get_drvdata(dev));
+	gmux_runpm_resume(dev_get_drvdata(dev));
 	return 0;
 }
 

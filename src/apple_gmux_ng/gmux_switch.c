@@ -587,3 +587,17 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 	mutex_unlock(&gmux_handler_lock);
 	gmux_audio_links_exit(gmux);
 }
+
+bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
+{
+	return (pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
+	       gmux_client_id(gmux, pdev) == VGA_SWITCHEROO_DIS;
+}
+
+bool gmux_panel_on_igd(struct apple_gmux_ng *gmux)
+{
+	unsigned int val;
+
+	return !regmap_read(gmux->regmap, GMUX_PORT_SWITCH_DISPLAY, &val) &&
+	       gmux_display_owner(val) == GMUX_GPU_IGD;
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_gmux_ng - automatic power-off of the discrete GPU
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/pci.h>
+#include <linux/pm_runtime.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "gmux.h"
+
+/**
+ * DOC: Automatic power-off of the discrete GPU
+ *
+ * The gmux is the discrete GPU's power switch. The driver gives that switch
+ * a device of its own, "dgpu_power", a child of the gmux, and makes the
+ * discrete GPU (function 0) its runtime-PM consumer through a device link
+ * (DL_FLAG_PM_RUNTIME). The PM core does the rest:
+ *
+ * - once the GPU's driver has runtime-suspended the GPU (and whatever
+ *   depends on it, such as its HDMI audio function, through their own
+ *   links), the switch has no user left and runtime-suspends: the driver
+ *   cuts the GPU's power through DISCRETE_POWER, if the panel is on the
+ *   integrated GPU;
+ * - before the GPU's driver runtime-resumes the GPU, the PM core resumes
+ *   the switch: the driver powers the GPU, waits (bounded, 1 s) until it
+ *   answers config reads, and the PCI core then restores its state. A GPU
+ *   that does not come back is reported and its resume fails, instead of
+ *   being handed to its driver dead.
+ *
+ * Why not a PM domain, as vga_switcheroo_init_domain_pm_ops() does on
+ * muxless laptops: a PM domain can only be set on a device that has no
+ * driver (dev_pm_domain_set() WARNs otherwise), so a GPU driver loaded
+ * before this module would keep its GPU powered for good. A device link can
+ * be added to a bound device at any time, in either load order, and is
+ * removed as easily.
+ *
+ * What it needs: the GPU's driver must use runtime PM on this machine.
+ * nouveau, radeon and amdgpu do so by default only where they find
+ * NVIDIA Optimus or ATI PowerXpress ACPI methods, which Macs lack: boot
+ * with nouveau.runpm=1, radeon.runpm=1 or amdgpu.runpm=1. Without it the
+ * GPU is never runtime-suspended and stays powered, as before. Power is not
+ * cut while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
+ * while another function of the GPU's slot (its audio) is active or has no
+ * driver (the PCI core could not restore its state after the power cut).
+ *
+ * The switch's power/runtime_status in sysfs is "suspended" while the GPU
+ * is off; runtime_active_time and runtime_suspended_time tell for how long.
+ * After a system sleep the driver cuts the power again if it had cut it
+ * before: the firmware may power the GPU on when the machine wakes.
+ */
+
+static bool dgpu_runtime_off = true;
+module_param(dgpu_runtime_off, bool, 0644);
+MODULE_PARM_DESC(dgpu_runtime_off,
+		 "Cut the discrete GPU's power when its driver runtime-suspends it and the panel is on the integrated GPU (default: on)");
+
+static int dgpu_autosuspend_ms = -1;
+module_param(dgpu_autosuspend_ms, int, 0444);
+MODULE_PARM_DESC(dgpu_autosuspend_ms,
+		 "Runtime-PM autosuspend delay to give the discrete GPU when its driver binds, in ms (default: -1, keep its driver's)");
+
+/* How long a powered GPU may take to answer config reads. */
+#define GMUX_DGPU_ALIVE_MS	1000
+#define GMUX_DGPU_ALIVE_POLL_MS	5
+
+static struct apple_gmux_ng *gmux_runpm_from_dev(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+/* Called with rp->lock held: true if the power must stay on (why: rp->blocker). */
+static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *dgpu = rp->dgpu, *f;
+	unsigned int fn;
+	bool busy = false;
+
+	if (!dgpu_runtime_off) {
+		strscpy(rp->blocker, "dgpu_runtime_off=0", sizeof(rp->blocker));
+		return true;
+	}
+	if (!dgpu) {
+		strscpy(rp->blocker, "no discrete GPU", sizeof(rp->blocker));
+		return true;
+	}
+	if (!gmux_panel_on_igd(gmux)) {
+		strscpy(rp->blocker, "the panel is on the discrete GPU", sizeof(rp->blocker));
+		return true;
+	}
+	for (fn = 0; fn < 8 && !busy; fn++) {
+		if (fn == PCI_FUNC(dgpu->devfn))
+			continue;
+		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+		if (!f)
+			continue;
+		if (!f->dev.driver) {
+			snprintf(rp->blocker, sizeof(rp->blocker), "%s has no driver", pci_name(f));
+			busy = true;
+		} else if (!pm_runtime_suspended(&f->dev)) {
+			snprintf(rp->blocker, sizeof(rp->blocker), "%s is active", pci_name(f));
+			busy = true;
+		}
+		pci_dev_put(f);
+	}
+	return busy;
+}
+
+/* Power is back: wait (bounded) until the GPU answers config reads. */
+static int gmux_dgpu_wait_alive(struct pci_dev *dgpu)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(GMUX_DGPU_ALIVE_MS);
+
+	for (;;) {
+		bool late = time_after(jiffies, end);
+
+		if (pci_device_is_present(dgpu))
+			return 0;
+		if (late)
+			return -ENODEV;
+		msleep(GMUX_DGPU_ALIVE_POLL_MS);
+	}
+}
+
+static int gmux_dgpu_power_runtime_suspend(struct device *dev)
+{
+	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
+	struct gmux_runpm *rp = &gmux->runpm;
+	int ret;
+
+	mutex_lock(&rp->lock);
+	if (gmux_runpm_blocked(gmux)) {
+		rp->blocked++;
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = gmux_dgpu_set_power(gmux, false);
+	if (ret) {
+		rp->errors++;
+		dev_warn(dev, "cannot cut the power of %s: %pe; it stays on\n",
+			 pci_name(rp->dgpu), ERR_PTR(ret));
+		ret = -EAGAIN;
+		goto out;
+	}
+	rp->cut = true;
+	rp->offs++;
+	rp->blocker[0] = '\0';
+	dev_dbg(dev, "%s powered off\n", pci_name(rp->dgpu));
+out:
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+/* Called with rp->lock held. */
+static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct device *dev = rp->power_dev;
+	int ret;
+
+	if (!rp->cut)
+		return 0;
+	ret = gmux_dgpu_set_power(gmux, true);
+	if (ret) {
+		rp->errors++;
+		dev_err(dev, "cannot power %s on: %pe\n",
+			rp->dgpu ? pci_name(rp->dgpu) : "the discrete GPU", ERR_PTR(ret));
+		return -EIO;
+	}
+	rp->cut = false;
+	rp->ons++;
+	if (rp->dgpu && gmux_dgpu_wait_alive(rp->dgpu)) {
+		rp->dead++;
+		dev_err(dev, "%s does not answer %d ms after power-on; not resuming it\n",
+			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS);
+		return -ENODEV;
+	}
+	dev_dbg(dev, "%s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "discrete GPU");
+	return 0;
+}
+
+static int gmux_dgpu_power_runtime_resume(struct device *dev)
+{
+	struct gmux_runpm *rp = &gmux_runpm_from_dev(dev)->runpm;
+	int ret;
+
+	mutex_lock(&rp->lock);
+	ret = gmux_dgpu_power_on(gmux_runpm_from_dev(dev));
+	mutex_unlock(&rp->lock);
+	return ret;
+}
+
+static const struct dev_pm_ops gmux_dgpu_power_pm_ops = {
+	SET_RUNTIME_PM_OPS(gmux_dgpu_power_runtime_suspend, gmux_dgpu_power_runtime_resume, NULL)
+};
+
+static void gmux_dgpu_power_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+static const struct device_type gmux_dgpu_power_type = {
+	.name		= "gmux_dgpu_power",
+	.pm		= &gmux_dgpu_power_pm_ops,
+	.release	= gmux_dgpu_power_release,
+};
+
+/* Link @dgpu to the power switch (not held: rp->link_lock is). */
+static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct device_link *link;
+
+	lockdep_assert_held(&rp->link_lock);
+	if (rp->link)
+		return;
+	/* Active while linked, so that the link's RPM_ACTIVE holds. */
+	pm_runtime_get_sync(&dgpu->dev);
+	mutex_lock(&rp->lock);
+	rp->dgpu = pci_dev_get(dgpu);
+	mutex_unlock(&rp->lock);
+	link = device_link_add(&dgpu->dev, rp->power_dev,
+			       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	if (!link) {
+		dev_warn(rp->power_dev, "cannot link %s to the gmux: its power stays on\n",
+			 pci_name(dgpu));
+		mutex_lock(&rp->lock);
+		rp->dgpu = NULL;
+		mutex_unlock(&rp->lock);
+		pci_dev_put(dgpu);
+	} else {
+		rp->link = link;
+		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
+			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
+		dev_info(rp->power_dev, "%s%s%s: power cut through the gmux when it runtime-suspends%s\n",
+			 pci_name(dgpu), dgpu->dev.driver ? " bound to " : "",
+			 dgpu->dev.driver ? dgpu->dev.driver->name : "",
+			 dgpu_runtime_off ? "" : " (off: dgpu_runtime_off=0)");
+	}
+	pm_runtime_mark_last_busy(&dgpu->dev);
+	pm_runtime_put_autosuspend(&dgpu->dev);
+}
+
+/* Undo gmux_runpm_link(): the GPU ends up powered. */
+static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *dgpu;
+
+	lockdep_assert_held(&rp->link_lock);
+	if (!rp->link)
+		return;
+	dgpu = rp->dgpu;
+	/* Resuming the GPU resumes the switch first, which powers the GPU. */
+	pm_runtime_get_sync(&dgpu->dev);
+	device_link_del(rp->link);
+	rp->link = NULL;
+	mutex_lock(&rp->lock);
+	/* Its resume may have failed: the power goes back on all the same. */
+	gmux_dgpu_power_on(gmux);
+	rp->dgpu = NULL;
+	mutex_unlock(&rp->lock);
+	pm_runtime_put(&dgpu->dev);
+	pci_dev_put(dgpu);
+}
+
+static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct apple_gmux_ng *gmux = container_of(nb, struct apple_gmux_ng, runpm.pci_nb);
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	switch (action) {
+	case BUS_NOTIFY_BOUND_DRIVER:
+		if (!gmux_pci_is_dgpu(gmux, pdev))
+			break;
+		mutex_lock(&rp->link_lock);
+		if (!rp->link)
+			gmux_runpm_link(gmux, pdev);
+		else if (rp->dgpu == pdev && dgpu_autosuspend_ms >= 0)
+			pm_runtime_set_autosuspend_delay(&pdev->dev, dgpu_autosuspend_ms);
+		mutex_unlock(&rp->link_lock);
+		break;
+	case BUS_NOTIFY_DEL_DEVICE:
+		mutex_lock(&rp->link_lock);
+		if (rp->dgpu == pdev)
+			gmux_runpm_unlink(gmux);
+		mutex_unlock(&rp->link_lock);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static int gmux_runpm_show(struct seq_file *s, void *unused)
+{
+	struct apple_gmux_ng *gmux = s->private;
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	mutex_lock(&rp->lock);
+	seq_printf(s, "dgpu: %s\n", rp->dgpu ? pci_name(rp->dgpu) : "none");
+	seq_printf(s, "enabled: %s\n", dgpu_runtime_off ? "yes" : "no");
+	seq_printf(s, "power: %s\n", rp->cut ? "off" : "on");
+	seq_printf(s, "power_offs: %u\n", rp->offs);
+	seq_printf(s, "power_ons: %u\n", rp->ons);
+	seq_printf(s, "blocked: %u\n", rp->blocked);
+	seq_printf(s, "last_blocker: %s\n", rp->blocker[0] ? rp->blocker : "none");
+	seq_printf(s, "errors: %u\n", rp->errors);
+	seq_printf(s, "not_back_after_power_on: %u\n", rp->dead);
+	mutex_unlock(&rp->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gmux_runpm);
+
+/**
+ * gmux_runpm_exit() - unlink the discrete GPU, powered, and remove the switch
+ * @gmux: the gmux
+ *
+ * The first step of remove; also a devm action of probe. Harmless when
+ * called again.
+ */
+void gmux_runpm_exit(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	if (!rp->power_dev)
+		return;
+	bus_unregister_notifier(&pci_bus_type, &rp->pci_nb);
+	mutex_lock(&rp->link_lock);
+	gmux_runpm_unlink(gmux);
+	mutex_unlock(&rp->link_lock);
+	pm_runtime_disable(rp->power_dev);
+	device_unregister(rp->power_dev);
+	rp->power_dev = NULL;
+}
+
+static void gmux_runpm_devm_exit(void *data)
+{
+	gmux_runpm_exit(data);
+}
+
+/**
+ * gmux_runpm_init() - let the discrete GPU's runtime PM cut its power
+ * @gmux: a gmux that works, whose vga_switcheroo handler is registered
+ *
+ * See DOC: Automatic power-off of the discrete GPU. Undone by
+ * gmux_runpm_exit(), or by devm if a later probe step fails.
+ *
+ * Return: 0, or a negative error if the switch device cannot be created.
+ */
+int gmux_runpm_init(struct apple_gmux_ng *gmux)
+{
+	struct device *parent = &gmux->pnp->dev;
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *pdev = NULL;
+	struct device *dev;
+	int ret;
+
+	mutex_init(&rp->lock);
+	mutex_init(&rp->link_lock);
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	device_initialize(dev);
+	dev->parent = parent;
+	dev->type = &gmux_dgpu_power_type;
+	dev_set_drvdata(dev, gmux);
+	ret = dev_set_name(dev, "dgpu_power");
+	if (!ret)
+		ret = device_add(dev);
+	if (ret) {
+		put_device(dev);
+		return ret;
+	}
+	rp->power_dev = dev;
+	pm_runtime_set_active(dev);
+	pm_runtime_enable(dev);
+
+	rp->pci_nb.notifier_call = gmux_runpm_pci_notify;
+	ret = bus_register_notifier(&pci_bus_type, &rp->pci_nb);
+	if (ret) {
+		pm_runtime_disable(dev);
+		device_unregister(dev);
+		return ret;
+	}
+	ret = devm_add_action_or_reset(parent, gmux_runpm_devm_exit, gmux);
+	if (ret)
+		return ret;
+
+	mutex_lock(&rp->link_lock);
+	for_each_pci_dev(pdev) {
+		if (!rp->link && gmux_pci_is_dgpu(gmux, pdev))
+			gmux_runpm_link(gmux, pdev);
+	}
+	mutex_unlock(&rp->link_lock);
+	if (gmux->debugfs)
+		debugfs_create_file("dgpu_power", 0444, gmux->debugfs, gmux, &gmux_runpm_fops);
+	return 0;
+}
+
+/**
+ * gmux_runpm_resume() - after a system sleep, cut again what was cut
+ * @gmux: the gmux
+ *
+ * The firmware may power the discrete GPU when the machine wakes; the GPU
+ * is still runtime-suspended and its power must go off again. Only logs on
+ * failure: a gmux fault never fails a resume.
+ */
+void gmux_runpm_resume(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	int ret;
+
+	if (!rp->power_dev)
+		return;
+	mutex_lock(&rp->lock);
+	if (rp->cut) {
+		ret = gmux_dgpu_set_power(gmux, false);
+		if (ret) {
+			rp->errors++;
+			dev_warn(rp->power_dev, "cannot cut the discrete GPU's power again after sleep: %pe\n",
+				 ERR_PTR(ret));
+		}
+	}
+	mutex_unlock(&rp->lock);
+}
