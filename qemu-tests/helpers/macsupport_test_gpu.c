@@ -28,6 +28,22 @@
  *   unlock, which must not be held across a return to user space. Read:
  *   the last lock's result (the previous DDC owner's id, or an errno)
  *
+ * With runpm=1 (as nouveau.runpm=1 on a Mac) the driver uses runtime PM on
+ * the dGPU as nouveau and amdgpu do: it registers the client with
+ * driver_power_control, enables autosuspend (autosuspend_ms), allows
+ * runtime PM and drops its usage count at the end of probe. It also binds
+ * the dGPU's audio function (QEMU's intel-hda in the dGPU's slot) with
+ * runtime PM, as snd_hda_intel would. Both record, in each runtime-PM
+ * callback, whether the simulated gmux had the dGPU powered at that moment
+ * (GMUX_SIM_ST_DGPU_ON, read from the simulator's window): the dGPU must
+ * be powered whenever its driver or its audio's driver runs.
+ *
+ * - <pci name>/runpm: suspends, resumes, and of those how many found the
+ *   dGPU unpowered (must stay 0); the audio function's file counts its
+ *   suspends the same way
+ * - <pci name>/hold: write 1 to take a runtime-PM reference (the device and
+ *   what it depends on resume), 0 to drop it
+ *
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
@@ -35,17 +51,33 @@
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vgaarb.h>
 #include <linux/vga_switcheroo.h>
 
+#include "macsupport/gmux_sim.h"
+
 #define TEST_GPU_MAX_DEFER	4
+
+static bool runpm;
+module_param(runpm, bool, 0444);
+MODULE_PARM_DESC(runpm, "Use runtime PM on the dGPU and its audio function, as nouveau.runpm=1");
+
+static int autosuspend_ms = 500;
+module_param(autosuspend_ms, int, 0444);
+MODULE_PARM_DESC(autosuspend_ms, "Autosuspend delay of the dGPU and its audio function (ms)");
 
 struct test_gpu {
 	struct pci_dev *pdev;
 	struct dentry *dir;
+	bool runpm;
+	bool held;
+	unsigned int suspends;
+	unsigned int resumes;
+	unsigned int unpowered;
 	enum vga_switcheroo_state state;
 	unsigned int state_calls;
 	unsigned int reprobes;
@@ -53,6 +85,142 @@ struct test_gpu {
 };
 
 static struct dentry *test_gpu_root;
+static void __iomem *test_sim_st;	/* the simulator's ST_* fields, or NULL */
+
+/* 1 if the simulated gmux has the dGPU powered, 0 if not, -1 unknown */
+static int test_dgpu_powered(void)
+{
+	if (!test_sim_st)
+		return -1;
+	return ioread32(test_sim_st + GMUX_SIM_ST_DGPU_ON - GMUX_SIM_ST_READS) ? 1 : 0;
+}
+
+/* Map the simulator's state fields in the ivshmem BAR (read only). */
+static void test_sim_map(void)
+{
+	struct pci_dev *ivshmem = pci_get_device(0x1af4, 0x1110, NULL);
+	resource_size_t start;
+
+	if (!ivshmem)
+		return;
+	start = pci_resource_start(ivshmem, 2);
+	if (start && pci_resource_len(ivshmem, 2) >= GMUX_SIM_BAR_OFFSET + GMUX_SIM_WINDOW_LEN)
+		test_sim_st = ioremap(start + GMUX_SIM_BAR_OFFSET + GMUX_SIM_ST_READS, 0x80);
+	pci_dev_put(ivshmem);
+}
+
+static void test_count(struct test_gpu *gpu, bool resume)
+{
+	if (resume)
+		gpu->resumes++;
+	else
+		gpu->suspends++;
+	if (test_dgpu_powered() == 0) {
+		gpu->unpowered++;
+		dev_err(&gpu->pdev->dev, "TEST ONLY: runtime %s while the dGPU is unpowered\n",
+			resume ? "resume" : "suspend");
+	}
+}
+
+static int test_gpu_runtime_suspend(struct device *dev)
+{
+	test_count(dev_get_drvdata(dev), false);
+	return 0;
+}
+
+static int test_gpu_runtime_resume(struct device *dev)
+{
+	test_count(dev_get_drvdata(dev), true);
+	return 0;
+}
+
+static int test_gpu_runtime_idle(struct device *dev)
+{
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_autosuspend(dev);
+	return -EBUSY;
+}
+
+static const struct dev_pm_ops test_gpu_pm_ops = {
+	SET_RUNTIME_PM_OPS(test_gpu_runtime_suspend, test_gpu_runtime_resume,
+			   test_gpu_runtime_idle)
+};
+
+static int test_runpm_show(struct seq_file *s, void *unused)
+{
+	struct test_gpu *gpu = s->private;
+
+	seq_printf(s, "runpm: %d\n", gpu->runpm);
+	seq_printf(s, "status: %s\n", pm_runtime_suspended(&gpu->pdev->dev) ? "suspended" : "active");
+	seq_printf(s, "suspends: %u\n", gpu->suspends);
+	seq_printf(s, "resumes: %u\n", gpu->resumes);
+	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
+	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(test_runpm);
+
+static ssize_t test_hold_write(struct file *file, const char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	struct test_gpu *gpu = file->private_data;
+	struct device *dev = &gpu->pdev->dev;
+	bool hold;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &hold);
+	if (ret)
+		return ret;
+	if (hold == gpu->held)
+		return count;
+	if (hold) {
+		ret = pm_runtime_resume_and_get(dev);
+		if (ret)
+			return ret;
+	} else {
+		pm_runtime_mark_last_busy(dev);
+		pm_runtime_put_autosuspend(dev);
+	}
+	gpu->held = hold;
+	return count;
+}
+
+static const struct file_operations test_hold_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= test_hold_write,
+	.llseek	= default_llseek,
+};
+
+/* Runtime PM as nouveau (runpm=1) and snd_hda_intel set it up. */
+static void test_runpm_start(struct test_gpu *gpu)
+{
+	struct device *dev = &gpu->pdev->dev;
+
+	gpu->runpm = true;
+	debugfs_create_file("runpm", 0444, gpu->dir, gpu, &test_runpm_fops);
+	debugfs_create_file("hold", 0200, gpu->dir, gpu, &test_hold_fops);
+	pm_runtime_set_autosuspend_delay(dev, autosuspend_ms);
+	pm_runtime_use_autosuspend(dev);
+	pm_runtime_allow(dev);
+	pm_runtime_mark_last_busy(dev);
+	/* the PCI core's probe-time reference */
+	pm_runtime_put_autosuspend(dev);
+}
+
+static void test_runpm_stop(struct test_gpu *gpu)
+{
+	struct device *dev = &gpu->pdev->dev;
+
+	if (!gpu->runpm)
+		return;
+	if (gpu->held)
+		pm_runtime_put_noidle(dev);
+	/* back to what the PCI core expects of an unbound device */
+	pm_runtime_get_sync(dev);
+	pm_runtime_forbid(dev);
+	pm_runtime_dont_use_autosuspend(dev);
+}
 static bool test_gpu_can_switch = true;
 static DEFINE_MUTEX(test_gpu_defer_lock);
 static struct {
@@ -189,6 +357,7 @@ static const struct file_operations test_gpu_lastclose_fops = {
 static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct test_gpu *gpu;
+	bool dgpu_runpm;
 	int ret;
 
 	/* as i915, nouveau and radeon do, before anything else */
@@ -205,12 +374,15 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	gpu->state = VGA_SWITCHEROO_ON;
 	pci_set_drvdata(pdev, gpu);
 
-	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, false);
+	dgpu_runpm = runpm && pdev != vga_default_device();
+	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm);
 	if (ret)
 		return ret;
 	gpu->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
 	debugfs_create_file("state", 0444, gpu->dir, gpu, &test_gpu_state_fops);
 	debugfs_create_file("ddc", 0600, gpu->dir, gpu, &test_gpu_ddc_fops);
+	if (dgpu_runpm)
+		test_runpm_start(gpu);
 	dev_info(&pdev->dev, "TEST ONLY: fake GPU bound, vga_switcheroo client registered%s\n",
 		 pdev == vga_default_device() ? " (boot VGA device)" : "");
 	return 0;
@@ -220,6 +392,7 @@ static void test_gpu_remove(struct pci_dev *pdev)
 {
 	struct test_gpu *gpu = pci_get_drvdata(pdev);
 
+	test_runpm_stop(gpu);
 	debugfs_remove_recursive(gpu->dir);
 	vga_switcheroo_unregister_client(pdev);
 }
@@ -234,6 +407,55 @@ static struct pci_driver test_gpu_driver = {
 	.id_table	= test_gpu_ids,
 	.probe		= test_gpu_probe,
 	.remove		= test_gpu_remove,
+	.driver.pm	= &test_gpu_pm_ops,
+};
+
+/*
+ * The dGPU's audio function: QEMU's intel-hda, but only one that shares
+ * its slot with a display device (function 0), as a dGPU's HDMI audio does.
+ */
+static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct pci_dev *fn0;
+	struct test_gpu *hda;
+	bool gpu_slot;
+
+	fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
+	gpu_slot = fn0 && fn0 != pdev && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
+	pci_dev_put(fn0);
+	if (!gpu_slot || !runpm)
+		return -ENODEV;
+
+	hda = devm_kzalloc(&pdev->dev, sizeof(*hda), GFP_KERNEL);
+	if (!hda)
+		return -ENOMEM;
+	hda->pdev = pdev;
+	pci_set_drvdata(pdev, hda);
+	hda->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
+	test_runpm_start(hda);
+	dev_info(&pdev->dev, "TEST ONLY: fake HDMI audio bound, runtime PM on\n");
+	return 0;
+}
+
+static void test_hda_remove(struct pci_dev *pdev)
+{
+	struct test_gpu *hda = pci_get_drvdata(pdev);
+
+	test_runpm_stop(hda);
+	debugfs_remove_recursive(hda->dir);
+}
+
+static const struct pci_device_id test_hda_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_INTEL, 0x2668) },	/* QEMU intel-hda */
+	{ }
+};
+
+static struct pci_driver test_hda_driver = {
+	.name		= "macsupport_test_gpu_audio",
+	.id_table	= test_hda_ids,
+	.probe		= test_hda_probe,
+	.remove		= test_hda_remove,
+	.driver.pm	= &test_gpu_pm_ops,
 };
 
 static int __init test_gpu_init(void)
@@ -244,17 +466,31 @@ static int __init test_gpu_init(void)
 	debugfs_create_file("defers", 0444, test_gpu_root, NULL, &test_gpu_defers_fops);
 	debugfs_create_bool("can_switch", 0600, test_gpu_root, &test_gpu_can_switch);
 	debugfs_create_file("lastclose", 0200, test_gpu_root, NULL, &test_gpu_lastclose_fops);
+	test_sim_map();
 	ret = pci_register_driver(&test_gpu_driver);
 	if (ret)
-		debugfs_remove_recursive(test_gpu_root);
+		goto err;
+	ret = pci_register_driver(&test_hda_driver);
+	if (ret) {
+		pci_unregister_driver(&test_gpu_driver);
+		goto err;
+	}
+	return 0;
+err:
+	debugfs_remove_recursive(test_gpu_root);
+	if (test_sim_st)
+		iounmap(test_sim_st);
 	return ret;
 }
 module_init(test_gpu_init);
 
 static void __exit test_gpu_exit(void)
 {
+	pci_unregister_driver(&test_hda_driver);
 	pci_unregister_driver(&test_gpu_driver);
 	debugfs_remove_recursive(test_gpu_root);
+	if (test_sim_st)
+		iounmap(test_sim_st);
 }
 module_exit(test_gpu_exit);
 

@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+# harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR
+#
+# Automatic power-off of the dGPU (issue 8, item 3): when the dGPU's driver
+# runtime-suspends it (and its audio function is suspended), apple_gmux_ng
+# cuts its power through the gmux; a runtime resume powers it first.
+# The test-only fake GPU driver, loaded with runpm=1, uses runtime PM on the
+# dGPU as nouveau.runpm=1 does and binds the dGPU's audio function with
+# runtime PM as snd_hda_intel does; in every runtime-PM callback it checks
+# the simulated gmux's dGPU power (GMUX_SIM_ST_DGPU_ON): "unpowered" counts
+# a driver that ran on an unpowered dGPU and must stay 0.
+# Real: runtime PM, device links, vga_switcheroo, the driver's power switch
+# device, the gmux protocol over the simulator window. Emulated: the GPUs
+# (QEMU's secondary-vga and intel-hda stay reachable when "unpowered": a
+# dGPU that does not come back cannot be shown here) and the gmux's GPE
+# (macsupport_test_gpe_wire). Own boot: it drives vga_switcheroo and
+# system sleep.
+
+[ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
+gmux_simulated || exit 0
+D=$EXPECT_DGPU_DEV
+A=${EXPECT_DGPU_AUDIO_DEV:-}
+DELAY_MS=500
+PARAM=/sys/module/apple_gmux_ng/parameters/dgpu_runtime_off
+
+power_dev() { echo "$(gmux_pnp)/dgpu_power"; }
+rp() { sed -n "s/^$1: //p" "$(gmux_debugfs)/dgpu_power" 2>/dev/null; }
+runpm_of() { sed -n "s/^$2: //p" "$TEST_GPU/$1/runpm" 2>/dev/null; }
+dgpu_is() { [ "$(gmux-simctl get dgpu_on)" = "$1" ]; }
+unpowered()
+{
+	_a=0
+	[ -n "$A" ] && _a=$(runpm_of "$A" unpowered)
+	echo $(( $(runpm_of "$D" unpowered) + ${_a:-0} ))
+}
+state() {
+	echo "sim dgpu_on $(gmux-simctl get dgpu_on), switch $(cat "$(power_dev)/power/runtime_status" 2>/dev/null), dGPU $(runpm_of "$D" status), audio $(runpm_of "$A" status), offs $(rp power_offs) ons $(rp power_ons) blocker '$(rp last_blocker)'"
+}
+
+# off_within S: the dGPU loses power within S seconds; prints the time
+off_within()
+{
+	wait_until "$1" dgpu_is 0
+}
+
+modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE"
+dmesg_mark runpm-load
+gmux_load
+modprobe macsupport_test_gpu runpm=1 autosuspend_ms=$DELAY_MS
+if ! wait_until 10 sh -c "[ -e '$TEST_GPU/$D/runpm' ]" > /dev/null; then
+	fail apple_gmux_ng runpm-setup "the fake GPU driver did not bind $D with runtime PM: $(dmesg_since runpm-load | grep -E 'gmux|test_gpu' | tail -n 3 | tr '\n' ' ')"
+	gpu_modules_out
+	exit 0
+fi
+
+# Idle: off by itself, the audio function suspended first (the dGPU's
+# driver, then the switch, suspend only after it).
+if t=$(off_within 10); then
+	if [ "$(rp power)" = off ] && [ "$(cat "$(power_dev)/power/runtime_status")" = suspended ] &&
+	   [ "$(unpowered)" = 0 ] && { [ -z "$A" ] || [ "$(runpm_of "$A" suspends)" -ge 1 ]; }; then
+		pass apple_gmux_ng runpm-idle-off "dGPU powered off ${t} s after its driver bound (autosuspend ${DELAY_MS} ms); $(state)"
+	else
+		fail apple_gmux_ng runpm-idle-off "off, but: $(state), unpowered $(unpowered)"
+	fi
+else
+	fail apple_gmux_ng runpm-idle-off "still powered 10 s after binding: $(state)"
+fi
+
+# A runtime resume of the dGPU powers it before its driver runs.
+r0=$(runpm_of "$D" resumes)
+echo 1 > "$TEST_GPU/$D/hold"
+if dgpu_is 1 && [ "$(runpm_of "$D" resumes)" -gt "$r0" ] && [ "$(unpowered)" = 0 ] &&
+   [ "$(runpm_of "$D" status)" = active ]; then
+	pass apple_gmux_ng runpm-resume-powers-first "the dGPU's driver resumed on a powered dGPU; $(state)"
+else
+	fail apple_gmux_ng runpm-resume-powers-first "resumes $r0 -> $(runpm_of "$D" resumes), unpowered $(unpowered); $(state)"
+fi
+sleep 1
+if dgpu_is 1; then
+	pass apple_gmux_ng runpm-held-stays-on "in use for 1 s (2 autosuspend delays): powered"
+else
+	fail apple_gmux_ng runpm-held-stays-on "power cut while the dGPU's driver holds it: $(state)"
+fi
+echo 0 > "$TEST_GPU/$D/hold"
+if t=$(off_within 10); then
+	pass apple_gmux_ng runpm-off-again "off ${t} s after its driver let go"
+else
+	fail apple_gmux_ng runpm-off-again "$(state)"
+fi
+
+# The audio function keeps the dGPU (device link, DL_FLAG_PM_RUNTIME).
+if [ -n "$A" ]; then
+	echo 1 > "$TEST_GPU/$A/hold"
+	sleep 1
+	if dgpu_is 1 && [ "$(runpm_of "$D" status)" = active ] && [ "$(unpowered)" = 0 ]; then
+		pass apple_gmux_ng runpm-audio-keeps-power "audio in use: dGPU resumed and powered; $(state)"
+	else
+		fail apple_gmux_ng runpm-audio-keeps-power "$(state), unpowered $(unpowered)"
+	fi
+	echo 0 > "$TEST_GPU/$A/hold"
+	if t=$(off_within 10) && [ "$(unpowered)" = 0 ]; then
+		pass apple_gmux_ng runpm-audio-suspends-first "audio released: off ${t} s later, the audio's driver never ran unpowered"
+	else
+		fail apple_gmux_ng runpm-audio-suspends-first "$(state), unpowered $(unpowered)"
+	fi
+fi
+
+# The panel on the dGPU (mux only): its power stays on, and says why.
+echo 1 > "$TEST_GPU/$D/hold"
+echo MDIS > "$VGASR"
+echo 0 > "$TEST_GPU/$D/hold"
+sleep 2
+if dgpu_is 1 && [ "$(runpm_of "$D" status)" = suspended ] &&
+   [ "$(rp last_blocker)" = "the panel is on the discrete GPU" ]; then
+	pass apple_gmux_ng runpm-panel-on-dgpu-keeps-power "driver suspended, power kept: $(rp last_blocker)"
+else
+	fail apple_gmux_ng runpm-panel-on-dgpu-keeps-power "$(state)"
+fi
+echo MIGD > "$VGASR"
+echo 1 > "$TEST_GPU/$D/hold"
+echo 0 > "$TEST_GPU/$D/hold"
+off_within 10 > /dev/null
+
+# Turned off by the module parameter: the dGPU stays powered.
+echo 0 > "$PARAM"
+echo 1 > "$TEST_GPU/$D/hold"
+echo 0 > "$TEST_GPU/$D/hold"
+sleep 2
+if dgpu_is 1 && [ "$(rp last_blocker)" = "dgpu_runtime_off=0" ]; then
+	pass apple_gmux_ng runpm-param-off "dgpu_runtime_off=0: driver suspended ($(runpm_of "$D" status)), power kept"
+else
+	fail apple_gmux_ng runpm-param-off "$(state)"
+fi
+echo 1 > "$PARAM"
+echo 1 > "$TEST_GPU/$D/hold"
+echo 0 > "$TEST_GPU/$D/hold"
+off_within 10 > /dev/null
+
+# System sleep (pm_test=devices, as 57-gmux-suspend.sh): off before, off
+# after, and the driver never ran unpowered.
+if dgpu_is 0; then
+	echo 1 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+	echo devices > /sys/power/pm_test
+	if echo mem > /sys/power/state 2>/tmp/err || echo freeze > /sys/power/state 2>>/tmp/err; then
+		echo none > /sys/power/pm_test
+		if t=$(off_within 10) && [ "$(unpowered)" = 0 ]; then
+			pass apple_gmux_ng runpm-kept-across-sleep "off ${t} s after resume; $(state)"
+		else
+			fail apple_gmux_ng runpm-kept-across-sleep "$(state), unpowered $(unpowered)"
+		fi
+	else
+		echo none > /sys/power/pm_test
+		fail apple_gmux_ng runpm-kept-across-sleep "suspend test failed: $(cat /tmp/err)"
+	fi
+else
+	fail apple_gmux_ng runpm-kept-across-sleep "premise: dGPU not off before sleep: $(state)"
+fi
+
+# The GPU driver already bound when apple_gmux_ng loads: unloading powers
+# the dGPU and unlinks it; the reload links the bound dGPU and cuts again.
+rmmod apple_gmux_ng
+if dgpu_is 1 && [ ! -e "$(power_dev)" ]; then
+	pass apple_gmux_ng runpm-unload-powers "unloaded: dGPU powered, switch gone"
+else
+	fail apple_gmux_ng runpm-unload-powers "sim dgpu_on $(gmux-simctl get dgpu_on), $(ls -d "$(power_dev)" 2>&1)"
+fi
+dmesg_mark runpm-reload
+gmux_load
+echo 1 > "$TEST_GPU/$D/hold"
+echo 0 > "$TEST_GPU/$D/hold"
+if t=$(off_within 10) && dmesg_since runpm-reload | grep -q "$D bound to macsupport_test_gpu: power cut"; then
+	pass apple_gmux_ng runpm-bound-before-load "dGPU bound before apple_gmux_ng: linked at probe, off ${t} s after release"
+else
+	fail apple_gmux_ng runpm-bound-before-load "$(state); $(dmesg_since runpm-reload | grep dgpu_power | tail -n 2 | tr '\n' ' ')"
+fi
+
+# A power-on the gmux does not complete: the resume fails, it is reported,
+# and the dGPU's driver is not run on an unpowered dGPU.
+dmesg_mark runpm-stuck
+gmux-simctl fault power-stuck > /dev/null
+r0=$(runpm_of "$D" resumes)
+if echo 1 > "$TEST_GPU/$D/hold" 2> /dev/null; then held=yes; else held=no; fi
+msg=$(dmesg_since runpm-stuck | grep -o 'cannot power .* on.*' | head -n 1)
+if [ "$held" = no ] && [ "$(runpm_of "$D" resumes)" = "$r0" ] && [ "$(unpowered)" = 0 ] &&
+   [ "$(rp errors)" -ge 1 ] && [ -n "$msg" ]; then
+	pass apple_gmux_ng runpm-power-on-failure-reported "resume refused: '$msg'; the dGPU's driver did not run"
+else
+	fail apple_gmux_ng runpm-power-on-failure-reported "hold succeeded: $held, resumes $r0 -> $(runpm_of "$D" resumes), errors $(rp errors), log '$msg'; $(state)"
+fi
+gmux-simctl fault none > /dev/null
+[ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
+gpu_modules_out
+if [ -e "$(power_dev)" ] || grep -q "^apple_gmux_ng " /proc/modules; then
+	fail apple_gmux_ng runpm-cleanup "modules still loaded: $(grep -E '^(apple_gmux_ng|macsupport_test_gpu) ' /proc/modules | cut -d ' ' -f 1 | tr '\n' ' ')"
+fi
+exit 0
