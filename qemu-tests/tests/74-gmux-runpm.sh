@@ -168,7 +168,7 @@ dmesg_mark runpm-reload
 gmux_load
 echo 1 > "$TEST_GPU/$D/hold"
 echo 0 > "$TEST_GPU/$D/hold"
-if t=$(off_within 10) && dmesg_since runpm-reload | grep -q "$D bound to macsupport_test_gpu: power cut"; then
+if t=$(off_within 10) && dmesg_since runpm-reload | grep -q "dGPU $D bound to macsupport_test_gpu: power cut"; then
 	pass apple_gmux_ng runpm-bound-before-load "dGPU bound before apple_gmux_ng: linked at probe, off ${t} s after release"
 else
 	fail apple_gmux_ng runpm-bound-before-load "$(state); $(dmesg_since runpm-reload | grep dgpu_power | tail -n 2 | tr '\n' ' ')"

@@ -144,7 +144,7 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	ret = gmux_dgpu_set_power(gmux, false);
 	if (ret) {
 		rp->errors++;
-		dev_warn(dev, "cannot cut the power of %s: %pe; it stays on\n",
+		dev_warn(&gmux->pnp->dev, "cannot cut the power of the dGPU %s: %pe; it stays on\n",
 			 pci_name(rp->dgpu), ERR_PTR(ret));
 		ret = -EAGAIN;
 		goto out;
@@ -152,7 +152,7 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	rp->cut = true;
 	rp->offs++;
 	rp->blocker[0] = '\0';
-	dev_dbg(dev, "%s powered off\n", pci_name(rp->dgpu));
+	dev_dbg(&gmux->pnp->dev, "dGPU %s powered off\n", pci_name(rp->dgpu));
 out:
 	mutex_unlock(&rp->lock);
 	return ret;
@@ -162,7 +162,7 @@ out:
 static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
-	struct device *dev = rp->power_dev;
+	struct device *dev = &gmux->pnp->dev;
 	int ret;
 
 	if (!rp->cut)
@@ -170,19 +170,22 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 	ret = gmux_dgpu_set_power(gmux, true);
 	if (ret) {
 		rp->errors++;
-		dev_err(dev, "cannot power %s on: %pe\n",
-			rp->dgpu ? pci_name(rp->dgpu) : "the discrete GPU", ERR_PTR(ret));
+		dev_err(dev, "cannot power the dGPU %s on: %pe\n",
+			rp->dgpu ? pci_name(rp->dgpu) : "", ERR_PTR(ret));
 		return -EIO;
 	}
 	rp->cut = false;
 	rp->ons++;
 	if (rp->dgpu && gmux_dgpu_wait_alive(rp->dgpu)) {
+		u32 id = 0;
+
+		pci_read_config_dword(rp->dgpu, PCI_VENDOR_ID, &id);
 		rp->dead++;
-		dev_err(dev, "%s does not answer %d ms after power-on; not resuming it\n",
-			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS);
+		dev_err(dev, "the dGPU %s does not answer %d ms after power-on (reads 0x%08x); not resuming it\n",
+			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS, id);
 		return -ENODEV;
 	}
-	dev_dbg(dev, "%s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "discrete GPU");
+	dev_dbg(dev, "dGPU %s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "");
 	return 0;
 }
 
@@ -229,7 +232,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 	link = device_link_add(&dgpu->dev, rp->power_dev,
 			       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
 	if (!link) {
-		dev_warn(rp->power_dev, "cannot link %s to the gmux: its power stays on\n",
+		dev_warn(&gmux->pnp->dev, "cannot link the dGPU %s to the gmux: its power stays on\n",
 			 pci_name(dgpu));
 		mutex_lock(&rp->lock);
 		rp->dgpu = NULL;
@@ -239,7 +242,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		rp->link = link;
 		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
-		dev_info(rp->power_dev, "%s%s%s: power cut through the gmux when it runtime-suspends%s\n",
+		dev_info(&gmux->pnp->dev, "dGPU %s%s%s: power cut through the gmux when it runtime-suspends%s\n",
 			 pci_name(dgpu), dgpu->dev.driver ? " bound to " : "",
 			 dgpu->dev.driver ? dgpu->dev.driver->name : "",
 			 dgpu_runtime_off ? "" : " (off: dgpu_runtime_off=0)");
@@ -424,7 +427,7 @@ void gmux_runpm_resume(struct apple_gmux_ng *gmux)
 		ret = gmux_dgpu_set_power(gmux, false);
 		if (ret) {
 			rp->errors++;
-			dev_warn(rp->power_dev, "cannot cut the discrete GPU's power again after sleep: %pe\n",
+			dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep: %pe\n",
 				 ERR_PTR(ret));
 		}
 	}
