@@ -88,6 +88,21 @@ else
 	fail apple_gmux_ng runpm-off-again "$(state)"
 fi
 
+# An external display plugged (the gmux's HOTPLUG interrupt): on these
+# Thunderbolt Macs the port is wired to the dGPU, which is resumed, so that
+# its driver looks at the port, and suspends again by itself.
+h0=$(rp hotplug_wakes)
+gmux-simctl raise 0x08 > /dev/null
+if t=$(wait_until 5 dgpu_is 1) && [ "$(rp hotplug_wakes)" -gt "$h0" ] && [ "$(unpowered)" = 0 ]; then
+	if t2=$(off_within 10); then
+		pass apple_gmux_ng runpm-hotplug-powers-up "HOTPLUG: dGPU powered ${t} s later, off again ${t2} s after; hotplug_wakes $h0 -> $(rp hotplug_wakes)"
+	else
+		fail apple_gmux_ng runpm-hotplug-powers-up "powered on hotplug but not off again: $(state)"
+	fi
+else
+	fail apple_gmux_ng runpm-hotplug-powers-up "hotplug_wakes $h0 -> $(rp hotplug_wakes), unpowered $(unpowered); $(state)"
+fi
+
 # The audio function keeps the dGPU (device link, DL_FLAG_PM_RUNTIME).
 if [ -n "$A" ]; then
 	echo 1 > "$TEST_GPU/$A/hold"

@@ -80,6 +80,8 @@ struct gmux_audio_link {
  * @ddc_failures: DDC-only switches that failed
  * @power_changes: dGPU power changes completed
  * @power_failures: power changes that failed or did not complete
+ * @power_ns: time spent in completed power changes (benchmark)
+ * @power_wait_ns: of that, waiting for the gmux to signal completion
  * @power_irq_missed: power changes whose completion was found in the
  *	status after the interrupt did not come
  * @last_error: the errno of the last failure, 0 if none
@@ -98,6 +100,8 @@ struct gmux_switch_state {
 	unsigned int ddc_failures;
 	unsigned int power_changes;
 	unsigned int power_failures;
+	u64 power_ns;
+	u64 power_wait_ns;
 	unsigned int power_irq_missed;
 	int last_error;
 	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
@@ -121,6 +125,8 @@ struct gmux_switch_state {
  * @blocked: runtime suspends of the switch that left the power on
  * @errors: power changes the gmux did not carry out
  * @dead: GPUs that did not answer after power-on
+ * @hotplug_wakes: runtime resumes asked for on an external hotplug
+ * @hotplug_pending: bit 0: a hotplug came while @lock was held
  * @blocker: why the power stayed on the last time
  */
 struct gmux_runpm {
@@ -136,6 +142,8 @@ struct gmux_runpm {
 	unsigned int blocked;
 	unsigned int errors;
 	unsigned int dead;
+	unsigned int hotplug_wakes;
+	unsigned long hotplug_pending;
 	char blocker[48];
 };
 
@@ -294,6 +302,7 @@ bool gmux_panel_on_igd(struct apple_gmux_ng *gmux);
 int gmux_runpm_init(struct apple_gmux_ng *gmux);
 void gmux_runpm_exit(struct apple_gmux_ng *gmux);
 void gmux_runpm_resume(struct apple_gmux_ng *gmux);
+void gmux_runpm_hotplug(struct apple_gmux_ng *gmux);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

@@ -91,7 +91,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	struct apple_gmux_ng *gmux = context;
 	struct device *dev = &gmux->pnp->dev;
 	unsigned int status, now, left = 0;
-	bool power = false;
+	bool power = false, hotplug = false;
 	acpi_status as;
 	int ret;
 
@@ -111,6 +111,7 @@ static void gmux_notify_handler(acpi_handle handle, u32 event, void *context)
 	if (ret)
 		goto err;
 	power = status & GMUX_INT_POWER;
+	hotplug = status & GMUX_INT_HOTPLUG;
 	/* a status that stays keeps the level-triggered GPE firing */
 	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &now);
 	if (ret)
@@ -149,6 +150,8 @@ out:
 	/* cleared: a waiting dGPU power change is done */
 	if (power)
 		gmux_power_irq(gmux);
+	if (hotplug)
+		gmux_runpm_hotplug(gmux);
 }
 
 /* Unmask once the gmux answers again, then put the backlight level back. */

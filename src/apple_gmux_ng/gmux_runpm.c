@@ -129,6 +129,17 @@ static int gmux_dgpu_wait_alive(struct pci_dev *dgpu)
 	}
 }
 
+/* Called with rp->lock held: a hotplug came, resume the dGPU (async). */
+static void gmux_runpm_take_hotplug(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	if (!test_and_clear_bit(0, &rp->hotplug_pending) || !rp->dgpu)
+		return;
+	pm_request_resume(&rp->dgpu->dev);
+	rp->hotplug_wakes++;
+}
+
 static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 {
 	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
@@ -154,6 +165,7 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	rp->blocker[0] = '\0';
 	dev_dbg(&gmux->pnp->dev, "dGPU %s powered off\n", pci_name(rp->dgpu));
 out:
+	gmux_runpm_take_hotplug(gmux);
 	mutex_unlock(&rp->lock);
 	return ret;
 }
@@ -196,6 +208,9 @@ static int gmux_dgpu_power_runtime_resume(struct device *dev)
 
 	mutex_lock(&rp->lock);
 	ret = gmux_dgpu_power_on(gmux_runpm_from_dev(dev));
+	/* a hotplug waiting for a resume is served by this one */
+	if (!ret)
+		clear_bit(0, &rp->hotplug_pending);
 	mutex_unlock(&rp->lock);
 	return ret;
 }
@@ -316,6 +331,7 @@ static int gmux_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "last_blocker: %s\n", rp->blocker[0] ? rp->blocker : "none");
 	seq_printf(s, "errors: %u\n", rp->errors);
 	seq_printf(s, "not_back_after_power_on: %u\n", rp->dead);
+	seq_printf(s, "hotplug_wakes: %u\n", rp->hotplug_wakes);
 	mutex_unlock(&rp->lock);
 	return 0;
 }
@@ -365,8 +381,6 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 	struct device *dev;
 	int ret;
 
-	mutex_init(&rp->lock);
-	mutex_init(&rp->link_lock);
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
@@ -431,5 +445,32 @@ void gmux_runpm_resume(struct apple_gmux_ng *gmux)
 				 ERR_PTR(ret));
 		}
 	}
+	mutex_unlock(&rp->lock);
+}
+
+/**
+ * gmux_runpm_hotplug() - the gmux reported an external display hotplug
+ * @gmux: the gmux
+ *
+ * Where the external port is wired to the dGPU (Thunderbolt Macs), or
+ * follows a panel that is on the dGPU, ask for a runtime resume of the
+ * dGPU, so that its driver powers up and looks at the port; it suspends
+ * again by itself if nothing is there. Does not sleep on the resume.
+ */
+void gmux_runpm_hotplug(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	if (gmux->sw.external && gmux_panel_on_igd(gmux))
+		return;
+	/*
+	 * A power change may hold the lock while it waits for the gmux's
+	 * POWER interrupt, which this notification's successor brings: do
+	 * not wait for it; the power change looks at the flag when it ends.
+	 */
+	set_bit(0, &rp->hotplug_pending);
+	if (!mutex_trylock(&rp->lock))
+		return;
+	gmux_runpm_take_hotplug(gmux);
 	mutex_unlock(&rp->lock);
 }

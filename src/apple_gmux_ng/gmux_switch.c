@@ -8,6 +8,8 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/vga_switcheroo.h>
@@ -224,10 +226,12 @@ static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
 int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
 {
 	struct device *dev = &gmux->pnp->dev;
+	ktime_t t0, t_wait;
 	bool use_irq, stale;
 	int ret;
 
 	mutex_lock(&gmux->sw.lock);
+	t0 = ktime_get();
 	use_irq = gmux_power_irq_usable(gmux);
 	reinit_completion(&gmux->sw.power_done);
 	if (!use_irq) {
@@ -239,9 +243,12 @@ int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
 	ret = gmux_power_request(&gmux_regmap_access, gmux, on);
 	if (ret)
 		goto fail;
+	t_wait = ktime_get();
 	ret = use_irq ? gmux_power_wait_irq(gmux) : gmux_power_poll(gmux);
 	if (ret)
 		goto fail;
+	gmux->sw.power_wait_ns += ktime_to_ns(ktime_sub(ktime_get(), t_wait));
+	gmux->sw.power_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
 	gmux->sw.dgpu_power = on;
 	gmux->sw.power_changes++;
 	mutex_unlock(&gmux->sw.lock);
@@ -370,6 +377,8 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 	seq_printf(s, "power_changes: %u\n", gmux->sw.power_changes);
 	seq_printf(s, "power_failures: %u\n", gmux->sw.power_failures);
 	seq_printf(s, "power_irq_missed: %u\n", gmux->sw.power_irq_missed);
+	seq_printf(s, "power_time_us: %llu\n", div_u64(gmux->sw.power_ns, NSEC_PER_USEC));
+	seq_printf(s, "power_wait_us: %llu\n", div_u64(gmux->sw.power_wait_ns, NSEC_PER_USEC));
 	seq_printf(s, "last_error: %d\n", gmux->sw.last_error);
 	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++)
 		if (gmux->sw.audio_link[i].hda)
