@@ -189,6 +189,24 @@ else
 	fail apple_gmux_ng runpm-bound-before-load "$(state); $(dmesg_since runpm-reload | grep dgpu_power | tail -n 2 | tr '\n' ' ')"
 fi
 
+# force_igd=1: the panel goes to the iGPU when the gmux is probed.
+echo 1 > "$TEST_GPU/$D/hold"
+echo MDIS > "$VGASR"
+echo 0 > "$TEST_GPU/$D/hold"
+rmmod apple_gmux_ng
+before=$(gmux-simctl get switch_display)
+dmesg_mark runpm-force-igd
+gmux_load force_igd=1
+if [ "$before" = 3 ] && sim_is switch_display 2 &&
+   dmesg_since runpm-force-igd | grep -q 'force_igd: panel switched to the integrated GPU'; then
+	pass apple_gmux_ng force-igd "panel on the dGPU before the load, on the iGPU after force_igd=1"
+else
+	fail apple_gmux_ng force-igd "SWITCH_DISPLAY $before -> $(gmux-simctl get switch_display); $(dmesg_since runpm-force-igd | grep force_igd)"
+fi
+echo 1 > "$TEST_GPU/$D/hold"
+echo 0 > "$TEST_GPU/$D/hold"
+off_within 10 > /dev/null
+
 # A power-on the gmux does not complete: the resume fails, it is reported,
 # and the dGPU's driver is not run on an unpowered dGPU.
 dmesg_mark runpm-stuck

@@ -520,6 +520,39 @@ static void gmux_switch_devm_exit(void *data)
 	gmux_switch_exit(data);
 }
 
+static bool force_igd;
+module_param(force_igd, bool, 0444);
+MODULE_PARM_DESC(force_igd,
+		 "Put the panel on the integrated GPU when the gmux is probed, if there is one (default: off)");
+
+/*
+ * force_igd: the panel to the iGPU at probe, before the handler registers
+ * (so before the iGPU's driver, deferred until then, binds). The kernel's
+ * default VGA device stays the GPU the firmware booted on: 6.1 does not
+ * export vga_set_default_device() to modules.
+ */
+static void gmux_force_igd(struct apple_gmux_ng *gmux)
+{
+	struct device *dev = &gmux->pnp->dev;
+	struct pci_dev *pdev = NULL;
+	bool igd = false;
+
+	for_each_pci_dev(pdev) {
+		if ((pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
+		    gmux_client_id(gmux, pdev) == VGA_SWITCHEROO_IGD) {
+			igd = true;
+			pci_dev_put(pdev);
+			break;
+		}
+	}
+	if (!igd) {
+		dev_warn(dev, "force_igd: this Mac shows no integrated GPU; the panel stays where it is\n");
+		return;
+	}
+	if (!gmux_display_switch(gmux, GMUX_GPU_IGD))
+		dev_info(dev, "force_igd: panel switched to the integrated GPU\n");
+}
+
 /**
  * gmux_switch_init() - register the vga_switcheroo handler
  * @gmux: the gmux, fully probed otherwise (this is the last step)
@@ -552,6 +585,9 @@ int gmux_switch_init(struct apple_gmux_ng *gmux)
 		handler = &gmux_handler_no_ddc;
 		flags = VGA_SWITCHEROO_NEEDS_EDP_CONFIG;
 	}
+
+	if (force_igd)
+		gmux_force_igd(gmux);
 
 	mutex_lock(&gmux_handler_lock);
 	if (gmux_handler_owner) {
