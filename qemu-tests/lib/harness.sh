@@ -20,7 +20,7 @@ OUT=${OUT:-$HARNESS_DIR/out}
 BADNESS='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|Kernel panic|general protection fault|UBSAN:|list_add corruption|refcount_t:'
 BADNESS+='|KASAN:|possible circular locking|inconsistent lock state|possible recursive locking|unreferenced object|ODEBUG:'
 
-KCMDLINE_BASE="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 loglevel=7"
+KCMDLINE_BASE="console=ttyS0 log_buf_len=4M panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 loglevel=7"
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-180}
 
 # --- test accounting ----------------------------------------------------------

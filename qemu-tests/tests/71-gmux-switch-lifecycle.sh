@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness: own-boot when EXPECT_DGPU_DEV
+# harness: own-boot when EXPECT_DGPU_DEV,TEST_LIFECYCLE
 #
 # The vga_switcheroo handler's lifecycle (issue 8, item 1):
 # - MacBookPro8,1 (APP000B with no gmux behind it): no handler, ever; the

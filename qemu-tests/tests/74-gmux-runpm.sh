@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR
+# harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_RUNPM
 #
 # Automatic power-off of the dGPU (issue 8, item 3): when the dGPU's driver
 # runtime-suspends it (and its audio function is suspended), apple_gmux_ng

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness: own-boot when SIMULATOR twice
+# harness: own-boot when SIMULATOR,TEST_REBOOT twice
 #
 # The boot-GPU preference survives a reboot in the firmware's variable
 # store, and cannot be changed once the kernel is locked down. The harness

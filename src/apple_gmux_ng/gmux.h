@@ -108,6 +108,9 @@ struct gmux_switch_state {
 	unsigned int audio_links_kernel;
 };
 
+/* Functions of a PCI slot: the dGPU and its HDMI audio share one. */
+#define GMUX_DGPU_FUNCS		8
+
 /**
  * struct gmux_runpm - automatic power-off of the discrete GPU (gmux_runpm.c)
  * @power_dev: the "dgpu_power" switch device, supplier of the GPU
@@ -115,6 +118,8 @@ struct gmux_switch_state {
  *	Never taken by the switch's runtime-PM callbacks: its holders run
  *	them (device_link_add(), pm_runtime_get_sync())
  * @link: the device link GPU -> @power_dev, or NULL
+ * @sibling: the other functions of the GPU's slot, referenced, by function
+ * @sibling_link: their device links to @power_dev
  * @pci_nb: PCI bus notifier: a GPU driver binds, the GPU goes away
  * @lock: the power state; taken by the runtime-PM callbacks; protects
  *	the fields below
@@ -133,6 +138,8 @@ struct gmux_runpm {
 	struct device *power_dev;
 	struct mutex link_lock;
 	struct device_link *link;
+	struct pci_dev *sibling[GMUX_DGPU_FUNCS];
+	struct device_link *sibling_link[GMUX_DGPU_FUNCS];
 	struct notifier_block pci_nb;
 	struct mutex lock;
 	struct pci_dev *dgpu;

@@ -23,9 +23,10 @@
  * discrete GPU (function 0) its runtime-PM consumer through a device link
  * (DL_FLAG_PM_RUNTIME). The PM core does the rest:
  *
- * - once the GPU's driver has runtime-suspended the GPU (and whatever
- *   depends on it, such as its HDMI audio function, through their own
- *   links), the switch has no user left and runtime-suspends: the driver
+ * - the other functions of the GPU's slot (its HDMI audio), which lose
+ *   power with it, are consumers of the switch as well;
+ * - once the GPU's driver has runtime-suspended the GPU and its audio is
+ *   suspended, the switch has no user left and runtime-suspends: the driver
  *   cuts the GPU's power through DISCRETE_POWER, if the panel is on the
  *   integrated GPU;
  * - before the GPU's driver runtime-resumes the GPU, the PM core resumes
@@ -230,6 +231,52 @@ static const struct device_type gmux_dgpu_power_type = {
 	.release	= gmux_dgpu_power_release,
 };
 
+/*
+ * The other functions of the dGPU's slot (its HDMI audio) lose power with
+ * it: make them consumers of the switch too, so that it suspends only once
+ * all of them have, and resumes before any of them does.
+ */
+static void gmux_runpm_link_siblings(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct device_link *link;
+	struct pci_dev *f;
+	unsigned int fn;
+
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		if (fn == PCI_FUNC(dgpu->devfn))
+			continue;
+		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+		if (!f)
+			continue;
+		pm_runtime_get_sync(&f->dev);
+		link = device_link_add(&f->dev, rp->power_dev,
+				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+		pm_runtime_put(&f->dev);
+		if (!link) {
+			dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is there\n",
+				 pci_name(f));
+			pci_dev_put(f);
+			continue;
+		}
+		rp->sibling[fn] = f;
+		rp->sibling_link[fn] = link;
+	}
+}
+
+/* Whether @pdev is one of the devices linked to the switch. */
+static bool gmux_runpm_linked(struct gmux_runpm *rp, struct pci_dev *pdev)
+{
+	unsigned int fn;
+
+	if (rp->link && rp->dgpu == pdev)
+		return true;
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
+		if (rp->sibling[fn] == pdev)
+			return true;
+	return false;
+}
+
 /* Link @dgpu to the power switch (not held: rp->link_lock is). */
 static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 {
@@ -255,6 +302,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		pci_dev_put(dgpu);
 	} else {
 		rp->link = link;
+		gmux_runpm_link_siblings(gmux, dgpu);
 		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
 		dev_info(&gmux->pnp->dev, "dGPU %s%s%s: power cut through the gmux when it runtime-suspends%s\n",
@@ -271,6 +319,7 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu;
+	unsigned int fn;
 
 	lockdep_assert_held(&rp->link_lock);
 	if (!rp->link)
@@ -278,6 +327,16 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	dgpu = rp->dgpu;
 	/* Resuming the GPU resumes the switch first, which powers the GPU. */
 	pm_runtime_get_sync(&dgpu->dev);
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		if (!rp->sibling[fn])
+			continue;
+		pm_runtime_get_sync(&rp->sibling[fn]->dev);
+		device_link_del(rp->sibling_link[fn]);
+		pm_runtime_put(&rp->sibling[fn]->dev);
+		pci_dev_put(rp->sibling[fn]);
+		rp->sibling[fn] = NULL;
+		rp->sibling_link[fn] = NULL;
+	}
 	device_link_del(rp->link);
 	rp->link = NULL;
 	mutex_lock(&rp->lock);
@@ -308,7 +367,7 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 		break;
 	case BUS_NOTIFY_DEL_DEVICE:
 		mutex_lock(&rp->link_lock);
-		if (rp->dgpu == pdev)
+		if (gmux_runpm_linked(rp, pdev))
 			gmux_runpm_unlink(gmux);
 		mutex_unlock(&rp->link_lock);
 		break;
