@@ -37,6 +37,13 @@ state() {
 	echo "sim dgpu_on $(gmux-simctl get dgpu_on), switch $(cat "$(power_dev)/power/runtime_status" 2>/dev/null), dGPU $(runpm_of "$D" status), audio $(runpm_of "$A" status), offs $(rp power_offs) ons $(rp power_ons) blocker '$(rp last_blocker)'"
 }
 
+# use_dgpu: the dGPU's driver takes the dGPU and lets it go again
+use_dgpu()
+{
+	echo 1 > "$TEST_GPU/$D/hold"
+	echo 0 > "$TEST_GPU/$D/hold"
+}
+
 # off_within S: the dGPU loses power within S seconds; prints the time
 off_within()
 {
@@ -132,14 +139,12 @@ else
 	fail apple_gmux_ng runpm-panel-on-dgpu-keeps-power "$(state)"
 fi
 echo MIGD > "$VGASR"
-echo 1 > "$TEST_GPU/$D/hold"
-echo 0 > "$TEST_GPU/$D/hold"
+use_dgpu
 off_within 10 > /dev/null
 
 # Turned off by the module parameter: the dGPU stays powered.
 echo 0 > "$PARAM"
-echo 1 > "$TEST_GPU/$D/hold"
-echo 0 > "$TEST_GPU/$D/hold"
+use_dgpu
 sleep 2
 if dgpu_is 1 && [ "$(rp last_blocker)" = "dgpu_runtime_off=0" ]; then
 	pass apple_gmux_ng runpm-param-off "dgpu_runtime_off=0: driver suspended ($(runpm_of "$D" status)), power kept"
@@ -147,8 +152,7 @@ else
 	fail apple_gmux_ng runpm-param-off "$(state)"
 fi
 echo 1 > "$PARAM"
-echo 1 > "$TEST_GPU/$D/hold"
-echo 0 > "$TEST_GPU/$D/hold"
+use_dgpu
 off_within 10 > /dev/null
 
 # System sleep (pm_test=devices, as 57-gmux-suspend.sh): off before, off
@@ -181,8 +185,7 @@ else
 fi
 dmesg_mark runpm-reload
 gmux_load
-echo 1 > "$TEST_GPU/$D/hold"
-echo 0 > "$TEST_GPU/$D/hold"
+use_dgpu
 if t=$(off_within 10) && dmesg_since runpm-reload | grep -q "dGPU $D bound to macsupport_test_gpu: power cut"; then
 	pass apple_gmux_ng runpm-bound-before-load "dGPU bound before apple_gmux_ng: linked at probe, off ${t} s after release"
 else
@@ -203,8 +206,7 @@ if [ "$before" = 3 ] && sim_is switch_display 2 &&
 else
 	fail apple_gmux_ng force-igd "SWITCH_DISPLAY $before -> $(gmux-simctl get switch_display); $(dmesg_since runpm-force-igd | grep force_igd)"
 fi
-echo 1 > "$TEST_GPU/$D/hold"
-echo 0 > "$TEST_GPU/$D/hold"
+use_dgpu
 off_within 10 > /dev/null
 
 # A power-on the gmux does not complete: the resume fails, it is reported,

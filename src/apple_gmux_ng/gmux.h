@@ -119,7 +119,7 @@ struct gmux_switch_state {
  *	them (device_link_add(), pm_runtime_get_sync())
  * @link: the device link GPU -> @power_dev, or NULL
  * @sibling: the other functions of the GPU's slot, referenced, by function
- * @sibling_link: their device links to @power_dev
+ * @sibling_link: their device links to @power_dev (NULL if it failed)
  * @pci_nb: PCI bus notifier: a GPU driver binds, the GPU goes away
  * @lock: the power state; taken by the runtime-PM callbacks; protects
  *	the fields below

@@ -82,7 +82,6 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu = rp->dgpu, *f;
 	unsigned int fn;
-	bool busy = false;
 
 	if (!dgpu_runtime_off) {
 		strscpy(rp->blocker, "dgpu_runtime_off=0", sizeof(rp->blocker));
@@ -96,22 +95,20 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 		strscpy(rp->blocker, "the panel is on the discrete GPU", sizeof(rp->blocker));
 		return true;
 	}
-	for (fn = 0; fn < 8 && !busy; fn++) {
-		if (fn == PCI_FUNC(dgpu->devfn))
-			continue;
-		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = rp->sibling[fn];
 		if (!f)
 			continue;
 		if (!f->dev.driver) {
 			snprintf(rp->blocker, sizeof(rp->blocker), "%s has no driver", pci_name(f));
-			busy = true;
-		} else if (!pm_runtime_suspended(&f->dev)) {
-			snprintf(rp->blocker, sizeof(rp->blocker), "%s is active", pci_name(f));
-			busy = true;
+			return true;
 		}
-		pci_dev_put(f);
+		if (!pm_runtime_suspended(&f->dev)) {
+			snprintf(rp->blocker, sizeof(rp->blocker), "%s is active", pci_name(f));
+			return true;
+		}
 	}
-	return busy;
+	return false;
 }
 
 /* Power is back: wait (bounded) until the GPU answers config reads. */
@@ -253,12 +250,10 @@ static void gmux_runpm_link_siblings(struct apple_gmux_ng *gmux, struct pci_dev 
 		link = device_link_add(&f->dev, rp->power_dev,
 				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
 		pm_runtime_put(&f->dev);
-		if (!link) {
-			dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is there\n",
+		/* kept unlinked all the same: gmux_runpm_blocked() looks at it */
+		if (!link)
+			dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is active\n",
 				 pci_name(f));
-			pci_dev_put(f);
-			continue;
-		}
 		rp->sibling[fn] = f;
 		rp->sibling_link[fn] = link;
 	}
@@ -330,9 +325,11 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
 		if (!rp->sibling[fn])
 			continue;
-		pm_runtime_get_sync(&rp->sibling[fn]->dev);
-		device_link_del(rp->sibling_link[fn]);
-		pm_runtime_put(&rp->sibling[fn]->dev);
+		if (rp->sibling_link[fn]) {
+			pm_runtime_get_sync(&rp->sibling[fn]->dev);
+			device_link_del(rp->sibling_link[fn]);
+			pm_runtime_put(&rp->sibling[fn]->dev);
+		}
 		pci_dev_put(rp->sibling[fn]);
 		rp->sibling[fn] = NULL;
 		rp->sibling_link[fn] = NULL;

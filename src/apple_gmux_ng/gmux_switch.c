@@ -334,6 +334,13 @@ static enum vga_switcheroo_client_id gmux_client_id(struct apple_gmux_ng *gmux,
 	return VGA_SWITCHEROO_DIS;
 }
 
+/* Is @pdev a display device that get_client_id() calls @id? */
+static bool gmux_pci_is_gpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev,
+			    enum vga_switcheroo_client_id id)
+{
+	return (pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY && gmux_client_id(gmux, pdev) == id;
+}
+
 static enum vga_switcheroo_client_id gmux_vga_get_client_id(struct pci_dev *pdev)
 {
 	return gmux_client_id(gmux_handler_owner, pdev);
@@ -538,8 +545,7 @@ static void gmux_force_igd(struct apple_gmux_ng *gmux)
 	bool igd = false;
 
 	for_each_pci_dev(pdev) {
-		if ((pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
-		    gmux_client_id(gmux, pdev) == VGA_SWITCHEROO_IGD) {
+		if (gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD)) {
 			igd = true;
 			pci_dev_put(pdev);
 			break;
@@ -635,8 +641,7 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 
 bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
 {
-	return (pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
-	       gmux_client_id(gmux, pdev) == VGA_SWITCHEROO_DIS;
+	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS);
 }
 
 bool gmux_panel_on_igd(struct apple_gmux_ng *gmux)

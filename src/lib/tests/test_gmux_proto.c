@@ -85,6 +85,13 @@ static void acc(struct tctx *t, enum acc_op op, unsigned int off, u32 val)
 	t->nlog++;
 }
 
+/* Is @off the port of this kind's handshake (T2 command, indexed 0xd4)? */
+static int t_handshake_port(const struct tctx *t, unsigned int off)
+{
+	return (t->m.kind == MAC_GMUX_T2 && off == GMUX_T2_COMMAND) ||
+	       (t->m.kind == MAC_GMUX_INDEXED && off == GMUX_PORT_WRITE);
+}
+
 static u8 t_read8(void *ctx, unsigned int off)
 {
 	struct tctx *t = ctx;
@@ -93,10 +100,7 @@ static u8 t_read8(void *ctx, unsigned int off)
 	acc(t, ACC_R8, off, 0);
 	val = gmux_model_read8(&t->m, off);
 	/* a CPU taken away right after the poll_jump_on'th handshake poll */
-	if (t->poll_jump_on &&
-	    ((t->m.kind == MAC_GMUX_T2 && off == GMUX_T2_COMMAND) ||
-	     (t->m.kind == MAC_GMUX_INDEXED && off == GMUX_PORT_WRITE)) &&
-	    !--t->poll_jump_on)
+	if (t->poll_jump_on && t_handshake_port(t, off) && !--t->poll_jump_on)
 		t->clock += t->poll_jump;
 	return val;
 }
@@ -108,9 +112,8 @@ static void t_write8(void *ctx, unsigned int off, u8 val)
 	acc(t, ACC_W8, off, val);
 	gmux_model_write8(&t->m, off, val);
 	/* a CPU taken away just as the command went out */
-	if (t->cmd_jump && ((t->m.kind == MAC_GMUX_T2 && off == GMUX_T2_COMMAND) ||
-			    (t->m.kind == MAC_GMUX_INDEXED &&
-			     (off == GMUX_PORT_READ || off == GMUX_PORT_WRITE)))) {
+	if (t->cmd_jump && (t_handshake_port(t, off) ||
+			    (t->m.kind == MAC_GMUX_INDEXED && off == GMUX_PORT_READ))) {
 		t->clock += t->cmd_jump;
 		t->cmd_jump = 0;
 	}
