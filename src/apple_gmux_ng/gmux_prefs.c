@@ -126,7 +126,7 @@ static ssize_t boot_gpu_show(struct device *dev, struct device_attribute *attr, 
 	ret = gmux_prefs_get_locked(&gpu);
 	efivar_unlock();
 	if (ret) {
-		dev_err(dev, "cannot read gpu-power-prefs: %d\n", ret);
+		dev_err_ratelimited(dev, "cannot read gpu-power-prefs: %d\n", ret);
 		return ret;
 	}
 	return sysfs_emit(buf, "%s\n", gmux_boot_gpu_names[gpu]);
@@ -197,10 +197,14 @@ static struct attribute *gmux_prefs_attrs[] = {
 	NULL
 };
 
-/* Only where the firmware's variable services run; read-only without SetVariable. */
+/*
+ * Only where the firmware's variable services run and the kernel registered
+ * them (efivars); read-only without SetVariable.
+ */
 static umode_t gmux_prefs_visible(struct kobject *kobj, struct attribute *attr, int n)
 {
-	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE))
+	/* efivar_lock() dereferences the registered efivars: none, no file */
+	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE) || !efivars_kobject())
 		return 0;
 	if (!efivar_supports_writes())
 		return 0444;
