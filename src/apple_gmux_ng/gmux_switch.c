@@ -428,8 +428,7 @@ static struct pci_dev *gmux_audio_gpu(struct apple_gmux_ng *gmux, struct pci_dev
 		return NULL;
 	gpu = pci_get_domain_bus_and_slot(pci_domain_nr(hda->bus), hda->bus->number,
 					  PCI_DEVFN(PCI_SLOT(hda->devfn), 0));
-	if (gpu && (gpu->class >> 16) == PCI_BASE_CLASS_DISPLAY &&
-	    gmux_client_id(gmux, gpu) == VGA_SWITCHEROO_DIS)
+	if (gpu && gmux_pci_is_dgpu(gmux, gpu))
 		return gpu;
 	pci_dev_put(gpu);
 	return NULL;
