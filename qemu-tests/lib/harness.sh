@@ -21,7 +21,7 @@ BADNESS='BUG:|WARNING:|Oops|Call Trace|soft lockup|hard LOCKUP|Kernel panic|gene
 BADNESS+='|KASAN:|possible circular locking|inconsistent lock state|possible recursive locking|unreferenced object|ODEBUG:'
 
 KCMDLINE_BASE="console=ttyS0 log_buf_len=4M panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1 loglevel=7"
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-180}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 
 # --- test accounting ----------------------------------------------------------
 
