@@ -9,74 +9,536 @@
 
 #include <linux/acpi.h>
 #include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
 
 #include "macsupport/apple_dmi.h"
 #include "macsupport/mac_model.h"
+#include "tb_macpm.h"
 
 /**
  * DOC: Overview
  *
- * Macs power their Thunderbolt controller through methods in the ACPI scope
- * of the controller's NHI (\_SB.PCI0.RP0x.UPSB.DSB0.NHI0), not through
- * _PS0/_PS3: XRPE(Arg0) on the first generation and TRPE(Arg0) from 2013
- * switch the controller's power, XRIL() tells whether something is
- * plugged in, and XRIN names the GPE that fires on plug.
+ * An idle Thunderbolt controller draws about 2 W. Macs can cut its power
+ * through methods in the ACPI scope of its NHI (\_SB.PCI0.RP0x.UPSB.DSB0.NHI0),
+ * not through _PS0/_PS3: XRPE(Arg0) on Macs of 2011/2012 and TRPE(Arg0) from
+ * 2013 switch the power, XRIL() tells whether the controller is off with
+ * nothing plugged in, and XRIN names the GPE that fires on plug. macOS uses
+ * them; no Linux driver does. This module does, for every Intel NHI of a Mac
+ * (Light Ridge to Titan Ridge) whose ACPI companion has the methods.
  *
- * This module starts by finding every ACPI node that carries these methods.
+ * Mechanism. Cutting the power kills the whole controller: its upstream
+ * port (UPSB), the downstream port of the NHI (DSB0), the NHI and the
+ * hotplug downstream ports. The module gives the controller a power switch
+ * device of its own, a child of the root port in class "tb_macpm", and
+ * makes the UPSB its runtime-PM consumer through a device link
+ * (DL_FLAG_PM_RUNTIME). Once the NHI and every port below the UPSB have
+ * runtime-suspended, the UPSB suspends and the switch follows after its
+ * autosuspend delay (tb_macpm.power_off_delay_ms): it calls XRPE(0)/TRPE(0),
+ * polls XRIL for up to 300 ms as macOS does, arms the XRIN GPE and marks the
+ * controller's PCI devices D3cold. Before anything resumes the UPSB, the PM
+ * core resumes the switch: it disarms the GPE, calls XRPE(1) and waits
+ * (bounded) until the UPSB answers; the PCI core then restores the UPSB and,
+ * because it was in D3cold, resumes every device below it, which restores
+ * their state and lets pciehp look at its slots. The plug GPE resumes the
+ * NHI and holds it and the hotplug ports resumed for tb_macpm.plug_hold_ms.
+ * Each hotplug downstream port is also made a runtime-PM consumer of the NHI
+ * on every generation (mainline links Light, Cactus and Falcon Ridge only),
+ * so the NHI stays up while a port is in use. DSB0 and the UPSB are
+ * ancestors of the NHI and can never be its consumers.
+ *
+ * Why not a PM domain on the UPSB, as Lukas Wunner's unmerged series did:
+ * the UPSB is bound to pcieport long before a module loads, and
+ * dev_pm_domain_set() WARNs on a bound device. A device link can be added to
+ * a bound device at any time and removed as easily; the PCI core's own D3cold
+ * handling (pci_pm_bridge_power_up_actions(), pci_target_state()) does what
+ * the domain's callbacks did.
+ *
+ * thunderbolt.ko. On a Mac, Debian 6.1's thunderbolt.ko keeps the NHI
+ * runtime-active for good: its software connection manager enables runtime
+ * PM of the root switch only on USB4 hosts (tb_start(): root_switch->rpm =
+ * tb_switch_is_usb4()), yet marks the root switch active (tb_switch_add()),
+ * so the domain device and with it the NHI always have an active child. Its
+ * runtime-PM callbacks for the NHI exist all the same (nhi_runtime_suspend()
+ * stops the rings and the connection manager, nhi_runtime_resume() restarts
+ * them and re-reads the root switch, as after system sleep). The module
+ * therefore enables runtime PM of the root switch device it finds below a
+ * bound NHI (device types "thunderbolt_domain" and "thunderbolt_device"),
+ * and gives it back as it was when the NHI's driver unbinds or the module
+ * unloads. Devices and XDomain peers (thunderbolt-net) keep the root switch
+ * active, so the controller stays on while anything is connected.
+ *
+ * Limits. Thunderbolt 3 Macs have TRPE but no XRIN: without a plug interrupt
+ * the controller stays on (stay_on_reason says so). After a system sleep the
+ * PCI core of 6.1 resumes every PCIe port, and thunderbolt.ko resumes a
+ * runtime-suspended NHI in its complete callback, so the controller is
+ * powered on after resume and goes off again once idle; nothing is powered
+ * on before sleep.
  */
+
+bool tb_power_down = true;
+unsigned int tb_plug_hold_ms = 10000;
+
+static int tb_param_set_power_down(const char *val, const struct kernel_param *kp);
+static const struct kernel_param_ops tb_power_down_ops = {
+	.set = tb_param_set_power_down,
+	.get = param_get_bool,
+};
+module_param_cb(power_down, &tb_power_down_ops, &tb_power_down, 0644);
+MODULE_PARM_DESC(power_down, "Power idle Thunderbolt controllers down (default: on)");
+
+static unsigned int power_off_delay_ms = 500;
+module_param(power_off_delay_ms, uint, 0444);
+MODULE_PARM_DESC(power_off_delay_ms,
+		 "Autosuspend delay of a controller's power switch once its ports are idle, in ms (default: 500)");
+
+module_param_named(plug_hold_ms, tb_plug_hold_ms, uint, 0644);
+MODULE_PARM_DESC(plug_hold_ms,
+		 "How long a plug keeps the NHI and the hotplug ports resumed, in ms (default: 10000)");
+
+static char *test_nhi_id;
+module_param(test_nhi_id, charp, 0444);
+MODULE_PARM_DESC(test_nhi_id,
+		 "TEST ONLY: also take PCI devices VVVV:DDDD for Thunderbolt NHIs (QEMU harness)");
 
 MACSUPPORT_APPLE_DMI_TABLE(tb_apple_dmi_table);
 MODULE_DEVICE_TABLE(dmi, tb_apple_dmi_table);
 
-static acpi_status tb_macpm_find_nhi(acpi_handle handle, u32 level, void *context, void **ret)
+static struct class tb_class = {
+	.name = "tb_macpm",
+};
+static LIST_HEAD(tb_ctrls);
+static DEFINE_MUTEX(tb_ctrls_lock);
+static u16 tb_test_vendor, tb_test_device;
+
+static bool tb_is_test_nhi(struct pci_dev *pdev)
 {
-	unsigned int *count = context;
-	char gpe_desc[32] = "no plug GPE";
-	char path[80];
-	struct acpi_buffer buf = { sizeof(path), path };
+	return tb_test_vendor && pdev->vendor == tb_test_vendor &&
+	       pdev->device == tb_test_device;
+}
+
+static enum mac_tb_gen tb_nhi_gen(struct pci_dev *pdev)
+{
+	const struct mac_model_info *model;
+	struct mac_model_id id;
+
+	if (!tb_is_test_nhi(pdev))
+		return mac_tb_nhi_gen(pdev->vendor, pdev->device, pdev->class >> 8);
+	/* the stand-in: the generation of the Mac it pretends to be */
+	if (!mac_model_parse(dmi_get_system_info(DMI_PRODUCT_NAME), &id)) {
+		model = mac_model_lookup(&id);
+		if (model && model->tb != MAC_TB_NONE)
+			return model->tb;
+	}
+	return MAC_TB_LIGHT_RIDGE;
+}
+
+static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
+{
+	struct tb_ctrl *ctrl;
+	unsigned int i;
+
+	lockdep_assert_held(&tb_ctrls_lock);
+	list_for_each_entry(ctrl, &tb_ctrls, node) {
+		if (ctrl->nhi == pdev || ctrl->upsb == pdev || ctrl->dsb0 == pdev ||
+		    ctrl->rp == pdev)
+			return ctrl;
+		for (i = 0; i < ctrl->ndsb; i++)
+			if (ctrl->dsb[i] == pdev)
+				return ctrl;
+	}
+	return NULL;
+}
+
+/*
+ * Read the NHI's ACPI methods. Return: NULL if the controller can be
+ * managed, else why not.
+ */
+static const char *tb_read_methods(struct tb_ctrl *ctrl)
+{
+	struct acpi_device_info *info;
 	unsigned long long gpe;
-	bool xrpe = acpi_has_method(handle, "XRPE");
-	bool trpe = acpi_has_method(handle, "TRPE");
+	acpi_handle method;
 
-	if (!xrpe && !trpe)
-		return AE_OK;
-	if (ACPI_FAILURE(acpi_get_name(handle, ACPI_FULL_PATHNAME, &buf)))
-		strscpy(path, "(unnamed)", sizeof(path));
+	if (!ctrl->handle)
+		return "no ACPI companion";
+	if (acpi_has_method(ctrl->handle, "XRPE"))
+		ctrl->set_method = "XRPE";
+	else if (acpi_has_method(ctrl->handle, "TRPE"))
+		ctrl->set_method = "TRPE";
+	else
+		return "no XRPE or TRPE method";
 
-	(*count)++;
-	if (ACPI_SUCCESS(acpi_evaluate_integer(handle, "XRIN", NULL, &gpe)))
-		snprintf(gpe_desc, sizeof(gpe_desc), "plug GPE 0x%llx", gpe);
-	pr_info("power control at %s: %s%s%s, %s\n", path, xrpe ? "XRPE" : "TRPE",
-		acpi_has_method(handle, "XRIL") ? ", XRIL" : "",
-		acpi_has_method(handle, "SXFP") ? ", SXFP" : "", gpe_desc);
-	return AE_OK;
+	/* MacPro6,1's TRPE takes two arguments: call it with as many */
+	ctrl->set_args = 1;
+	if (ACPI_SUCCESS(acpi_get_handle(ctrl->handle, (char *)ctrl->set_method, &method)) &&
+	    ACPI_SUCCESS(acpi_get_object_info(method, &info))) {
+		if (info->param_count >= 1 && info->param_count <= 2)
+			ctrl->set_args = info->param_count;
+		kfree(info);
+	}
+
+	ctrl->has_xril = acpi_has_method(ctrl->handle, "XRIL");
+	ctrl->has_gpe = ACPI_SUCCESS(acpi_evaluate_integer(ctrl->handle, "XRIN", NULL, &gpe));
+	if (ctrl->has_gpe)
+		ctrl->gpe = gpe;
+	snprintf(ctrl->methods, sizeof(ctrl->methods), "%s%s%s", ctrl->set_method,
+		 ctrl->has_xril ? " XRIL" : "", ctrl->has_gpe ? " XRIN=" : "");
+	if (ctrl->has_gpe)
+		snprintf(ctrl->methods + strlen(ctrl->methods),
+			 sizeof(ctrl->methods) - strlen(ctrl->methods), "0x%02x", ctrl->gpe);
+
+	if (mac_tb_gen_has_plug_gpe(ctrl->gen)) {
+		if (!ctrl->has_xril)
+			return "XRPE/TRPE without XRIL";
+		if (!ctrl->has_gpe)
+			return "XRPE/TRPE without XRIN";
+		if (ctrl->gpe > 0xff)
+			return "XRIN is not a GPE number";
+	} else {
+		ctrl->has_gpe = false;
+		ctrl->stay_on = "Thunderbolt 3: no plug interrupt (XRIN) to wake it, and a PCIe PME wake is not implemented";
+	}
+	return NULL;
+}
+
+/* The port above @pdev if it is a PCIe port of @type. */
+static struct pci_dev *tb_port_above(struct pci_dev *pdev, int type)
+{
+	struct pci_dev *up = pdev ? pci_upstream_bridge(pdev) : NULL;
+
+	return up && pci_is_pcie(up) && pci_pcie_type(up) == type ? up : NULL;
+}
+
+/* Make each hotplug downstream port a runtime-PM consumer of the NHI. */
+static void tb_link_ports(struct tb_ctrl *ctrl)
+{
+	struct device_link *link;
+	struct pci_dev *pdev;
+	unsigned int slot;
+
+	for (slot = 0; slot < 32 && ctrl->ndsb < TB_MAX_DSB; slot++) {
+		pdev = pci_get_slot(ctrl->upsb->subordinate, PCI_DEVFN(slot, 0));
+		if (!pdev)
+			continue;
+		if (pdev == ctrl->dsb0 || !pci_is_pcie(pdev) || !pdev->is_hotplug_bridge ||
+		    pci_pcie_type(pdev) != PCI_EXP_TYPE_DOWNSTREAM) {
+			pci_dev_put(pdev);
+			continue;
+		}
+		/* active while linked, so that the link's RPM_ACTIVE holds */
+		pm_runtime_get_sync(&pdev->dev);
+		link = device_link_add(&pdev->dev, &ctrl->nhi->dev,
+				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+		pm_runtime_put(&pdev->dev);
+		if (!link)
+			dev_warn(&ctrl->dev, "cannot make hotplug port %s a consumer of the NHI\n",
+				 pci_name(pdev));
+		ctrl->dsb[ctrl->ndsb] = pdev;
+		ctrl->dsb_link[ctrl->ndsb++] = link;
+	}
+}
+
+static void tb_unlink_ports(struct tb_ctrl *ctrl)
+{
+	while (ctrl->ndsb) {
+		struct pci_dev *pdev = ctrl->dsb[--ctrl->ndsb];
+
+		if (ctrl->dsb_link[ctrl->ndsb])
+			device_link_del(ctrl->dsb_link[ctrl->ndsb]);
+		pci_dev_put(pdev);
+	}
+}
+
+static int tb_match_type(struct device *dev, void *name)
+{
+	return dev->type && dev->type->name && !strcmp(dev->type->name, name);
+}
+
+/*
+ * Let the NHI runtime-suspend under thunderbolt.ko: enable runtime PM of
+ * its root switch (see the overview). Called with the NHI's device lock and
+ * tb_ctrls_lock held, the NHI bound.
+ */
+static void tb_take_root_switch(struct tb_ctrl *ctrl)
+{
+	struct device *domain, *rsw;
+
+	if (ctrl->rsw || ctrl->stay_on || !ctrl->nhi->dev.driver)
+		return;
+	domain = device_find_child(&ctrl->nhi->dev, "thunderbolt_domain", tb_match_type);
+	if (!domain)
+		return;
+	rsw = device_find_child(domain, "thunderbolt_device", tb_match_type);
+	put_device(domain);
+	if (!rsw)
+		return;
+	/* a USB4 host's, or someone enabled it already: not ours */
+	if (pm_runtime_enabled(rsw)) {
+		put_device(rsw);
+		return;
+	}
+	ctrl->rsw = rsw;
+	pm_runtime_enable(rsw);
+	pm_request_idle(rsw);
+	dev_info(&ctrl->dev, "enabled runtime PM of %s's root switch %s, so the NHI can suspend\n",
+		 ctrl->nhi->dev.driver->name, dev_name(rsw));
+}
+
+/* Give the root switch back as its driver left it: active, runtime PM off. */
+static void tb_give_root_switch(struct tb_ctrl *ctrl)
+{
+	struct device *rsw = ctrl->rsw;
+
+	if (!rsw)
+		return;
+	ctrl->rsw = NULL;
+	pm_runtime_get_sync(rsw);
+	pm_runtime_disable(rsw);
+	pm_runtime_put_noidle(rsw);
+	put_device(rsw);
+}
+
+/*
+ * Take @nhi's controller under management, if it is one (tb_ctrls_lock
+ * held). A device of the controller that goes away (BUS_NOTIFY_DEL_DEVICE)
+ * releases it first: its device links die with it.
+ */
+static void tb_bind(struct pci_dev *nhi)
+{
+	enum mac_tb_gen gen = tb_nhi_gen(nhi);
+	struct pci_dev *dsb0, *upsb, *rp;
+	struct tb_ctrl *ctrl;
+	const char *why;
+
+	if ((gen == MAC_TB_NONE && !tb_is_test_nhi(nhi)) || tb_find_ctrl(nhi))
+		return;
+	dsb0 = tb_port_above(nhi, PCI_EXP_TYPE_DOWNSTREAM);
+	upsb = tb_port_above(dsb0, PCI_EXP_TYPE_UPSTREAM);
+	rp = tb_port_above(upsb, PCI_EXP_TYPE_ROOT_PORT);
+	if (!rp || !upsb->subordinate) {
+		pci_info(nhi, "Thunderbolt NHI not behind a root port, an upstream and a downstream port: not managed\n");
+		return;
+	}
+
+	ctrl = kzalloc(sizeof(*ctrl), GFP_KERNEL);
+	if (!ctrl)
+		return;
+	ctrl->gen = gen;
+	ctrl->handle = ACPI_HANDLE(&nhi->dev);
+	why = tb_read_methods(ctrl);
+	if (why) {
+		pci_info(nhi, "Thunderbolt NHI (%s): %s in its ACPI companion: not managed\n",
+			 mac_tb_gen_name(gen), why);
+		kfree(ctrl);
+		return;
+	}
+
+	ctrl->nhi = pci_dev_get(nhi);
+	ctrl->dsb0 = pci_dev_get(dsb0);
+	ctrl->upsb = pci_dev_get(upsb);
+	ctrl->rp = pci_dev_get(rp);
+	mutex_init(&ctrl->lock);
+	ctrl->since = ktime_get();
+	device_initialize(&ctrl->dev);
+	ctrl->dev.parent = &rp->dev;
+	ctrl->dev.class = &tb_class;
+	ctrl->dev.type = &tb_ctrl_type;
+	ctrl->dev.groups = tb_ctrl_groups;
+	dev_set_name(&ctrl->dev, "%s", pci_name(nhi));
+	if (device_add(&ctrl->dev)) {
+		pci_err(nhi, "cannot register the Thunderbolt power switch\n");
+		goto err_put;
+	}
+
+	/* the root port must be active to get an active child */
+	pm_runtime_get_sync(&rp->dev);
+	tb_ctrl_power_init(ctrl);
+	/* held until the upstream port is linked: nothing may cut power before */
+	pm_runtime_get_noresume(&ctrl->dev);
+	pm_runtime_set_active(&ctrl->dev);
+	pm_runtime_set_autosuspend_delay(&ctrl->dev, power_off_delay_ms);
+	pm_runtime_use_autosuspend(&ctrl->dev);
+	pm_runtime_enable(&ctrl->dev);
+
+	tb_link_ports(ctrl);
+	pm_runtime_get_sync(&upsb->dev);
+	ctrl->upsb_link = device_link_add(&upsb->dev, &ctrl->dev,
+					  DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	pm_runtime_mark_last_busy(&upsb->dev);
+	pm_runtime_put_autosuspend(&upsb->dev);
+	if (!ctrl->upsb_link && !ctrl->stay_on)
+		ctrl->stay_on = "its upstream port could not be linked to the power switch";
+
+	list_add_tail(&ctrl->node, &tb_ctrls);
+	dev_info(&ctrl->dev, "%s controller (NHI %s, %s), power switch of %s%s%s%s\n",
+		 mac_tb_gen_name(gen), pci_name(nhi), ctrl->methods, pci_name(upsb),
+		 ctrl->stay_on ? "; stays on: " : "", ctrl->stay_on ?: "",
+		 tb_power_down ? "" : " (power_down=0)");
+	pm_runtime_mark_last_busy(&ctrl->dev);
+	pm_runtime_put_autosuspend(&ctrl->dev);
+	pm_runtime_put(&rp->dev);
+	return;
+
+err_put:
+	pci_dev_put(ctrl->rp);
+	pci_dev_put(ctrl->upsb);
+	pci_dev_put(ctrl->dsb0);
+	pci_dev_put(ctrl->nhi);
+	put_device(&ctrl->dev);
+}
+
+/* Leave the controller powered and as found (tb_ctrls_lock held). */
+static void tb_unbind(struct tb_ctrl *ctrl)
+{
+	list_del(&ctrl->node);
+	pm_runtime_get_sync(&ctrl->dev);
+	tb_ctrl_power_exit(ctrl);
+	tb_give_root_switch(ctrl);
+	tb_unlink_ports(ctrl);
+	if (ctrl->upsb_link)
+		device_link_del(ctrl->upsb_link);
+	pm_runtime_disable(&ctrl->dev);
+	pm_runtime_put_noidle(&ctrl->dev);
+	dev_info(&ctrl->dev, "released; the controller stays powered\n");
+	device_del(&ctrl->dev);
+	pci_dev_put(ctrl->rp);
+	pci_dev_put(ctrl->upsb);
+	pci_dev_put(ctrl->dsb0);
+	pci_dev_put(ctrl->nhi);
+	put_device(&ctrl->dev);
+}
+
+static int tb_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+	struct tb_ctrl *ctrl;
+
+	mutex_lock(&tb_ctrls_lock);
+	ctrl = tb_find_ctrl(pdev);
+	switch (action) {
+	case BUS_NOTIFY_ADD_DEVICE:
+		tb_bind(pdev);
+		break;
+	case BUS_NOTIFY_BOUND_DRIVER:
+		if (ctrl && ctrl->nhi == pdev)
+			tb_take_root_switch(ctrl);
+		break;
+	case BUS_NOTIFY_UNBIND_DRIVER:
+		if (ctrl && ctrl->nhi == pdev)
+			tb_give_root_switch(ctrl);
+		break;
+	case BUS_NOTIFY_DEL_DEVICE:
+		if (ctrl)
+			tb_unbind(ctrl);
+		break;
+	}
+	mutex_unlock(&tb_ctrls_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tb_pci_nb = {
+	.notifier_call = tb_pci_notify,
+};
+
+static int tb_param_set_power_down(const char *val, const struct kernel_param *kp)
+{
+	struct tb_ctrl *ctrl;
+	int ret;
+
+	ret = param_set_bool(val, kp);
+	if (ret)
+		return ret;
+	mutex_lock(&tb_ctrls_lock);
+	list_for_each_entry(ctrl, &tb_ctrls, node)
+		tb_ctrl_param_changed(ctrl);
+	mutex_unlock(&tb_ctrls_lock);
+	return 0;
+}
+
+/* Enable the root switches of NHIs already bound (lock order: device, list). */
+static void tb_take_bound_root_switches(void)
+{
+	struct pci_dev *pdev = NULL;
+	struct tb_ctrl *ctrl;
+
+	for_each_pci_dev(pdev) {
+		device_lock(&pdev->dev);
+		mutex_lock(&tb_ctrls_lock);
+		ctrl = tb_find_ctrl(pdev);
+		if (ctrl && ctrl->nhi == pdev)
+			tb_take_root_switch(ctrl);
+		mutex_unlock(&tb_ctrls_lock);
+		device_unlock(&pdev->dev);
+	}
 }
 
 static int __init tb_macpm_init(void)
 {
 	const struct mac_model_info *model = NULL;
+	struct pci_dev *pdev = NULL;
 	struct mac_model_id id;
 	unsigned int count = 0;
+	struct tb_ctrl *ctrl;
+	int ret;
 
 	if (!macsupport_require_apple(tb_apple_dmi_table))
 		return -ENODEV;
-
+	if (test_nhi_id && sscanf(test_nhi_id, "%hx:%hx", &tb_test_vendor, &tb_test_device) != 2) {
+		pr_err("test_nhi_id=%s: want VVVV:DDDD\n", test_nhi_id);
+		return -EINVAL;
+	}
 	if (!mac_model_parse(dmi_get_system_info(DMI_PRODUCT_NAME), &id))
 		model = mac_model_lookup(&id);
 
-	acpi_walk_namespace(ACPI_TYPE_DEVICE, ACPI_ROOT_OBJECT, ACPI_UINT32_MAX,
-			    tb_macpm_find_nhi, NULL, &count, NULL);
+	ret = class_register(&tb_class);
+	if (ret)
+		return ret;
+	ret = bus_register_notifier(&pci_bus_type, &tb_pci_nb);
+	if (ret) {
+		class_unregister(&tb_class);
+		return ret;
+	}
+	mutex_lock(&tb_ctrls_lock);
+	for_each_pci_dev(pdev)
+		tb_bind(pdev);
+	list_for_each_entry(ctrl, &tb_ctrls, node)
+		count++;
+	mutex_unlock(&tb_ctrls_lock);
+	tb_take_bound_root_switches();
 
-	pr_info("%s: %u Thunderbolt controller(s) with Apple power methods in ACPI; model table: %s x%u\n",
+	pr_info("%s: %u Thunderbolt controller(s) managed; model table: %s x%u%s\n",
 		macsupport_dmi_string(DMI_PRODUCT_NAME), count,
 		model ? mac_tb_gen_name(model->tb) : "unknown model",
-		model ? model->tb_count : 0);
+		model ? model->tb_count : 0, tb_test_vendor ? " (TEST ONLY: test_nhi_id set)" : "");
 	return 0;
 }
 module_init(tb_macpm_init);
 
 static void __exit tb_macpm_exit(void)
 {
+	struct tb_ctrl *ctrl;
+	struct pci_dev *nhi;
+
+	bus_unregister_notifier(&pci_bus_type, &tb_pci_nb);
+	for (;;) {
+		mutex_lock(&tb_ctrls_lock);
+		ctrl = list_first_entry_or_null(&tb_ctrls, struct tb_ctrl, node);
+		nhi = ctrl ? pci_dev_get(ctrl->nhi) : NULL;
+		mutex_unlock(&tb_ctrls_lock);
+		if (!nhi)
+			break;
+		device_lock(&nhi->dev);
+		mutex_lock(&tb_ctrls_lock);
+		ctrl = tb_find_ctrl(nhi);
+		if (ctrl)
+			tb_unbind(ctrl);
+		mutex_unlock(&tb_ctrls_lock);
+		device_unlock(&nhi->dev);
+		pci_dev_put(nhi);
+	}
+	class_unregister(&tb_class);
 }
 module_exit(tb_macpm_exit);
 

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tb_macpm - Thunderbolt controller power management on Macs
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+#ifndef TB_MACPM_H
+#define TB_MACPM_H
+
+#include <linux/acpi.h>
+#include <linux/device.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
+#include "macsupport/tb_ids.h"
+
+/* Hotplug downstream ports of one controller that the module links. */
+#define TB_MAX_DSB	8
+
+/**
+ * struct tb_ctrl - one Thunderbolt controller the module powers
+ * @dev: the controller's power switch ("tb_macpm" class device, a child of
+ *	the root port); runtime-PM supplier of @upsb
+ * @node: in tb_ctrls
+ * @nhi: the controller's NHI (referenced)
+ * @dsb0: the downstream port the NHI sits behind (referenced)
+ * @upsb: the controller's upstream port, where power is cut (referenced)
+ * @rp: the root port above it (referenced)
+ * @dsb: hotplug downstream ports (referenced), @ndsb of them
+ * @dsb_link: their runtime-PM links to @nhi (NULL where refused)
+ * @ndsb: number of hotplug downstream ports
+ * @upsb_link: @upsb's runtime-PM link to @dev
+ * @handle: the NHI's ACPI companion, which holds the methods
+ * @gen: controller generation
+ * @set_method: "XRPE" or "TRPE"
+ * @set_args: how many arguments @set_method takes
+ * @has_xril: the firmware has XRIL
+ * @gpe: the plug GPE (XRIN), valid if @has_gpe
+ * @has_gpe: the firmware names a plug GPE and its handler is installed
+ * @methods: what was found, for sysfs ("XRPE XRIL XRIN=0x14")
+ * @rsw: thunderbolt.ko's root switch device, whose runtime PM the module
+ *	enabled (referenced), or NULL
+ * @lock: serializes the power state and everything below
+ * @off: the controller is powered off
+ * @armed: the plug GPE is enabled
+ * @sleep_off: it was off when system sleep began
+ * @dying: being torn down: no more power-downs
+ * @stay_on: why it stays powered for good, or NULL
+ * @since: when @off last changed
+ * @on_ns: time spent powered, up to @since
+ * @off_ns: time spent unpowered, up to @since
+ * @cycles: completed power-downs
+ * @wake_req: when the pending wake was requested (GPE), or 0
+ * @last_wake_ms: latency of the last power-up, request to link up
+ * @gpe_wakes: power-ups caused by the plug GPE
+ * @spurious: spurious GPEs (XRIL said "off, nothing plugged")
+ * @storm_start: start of the current burst of spurious GPEs
+ * @storm_count: spurious GPEs in that burst
+ * @refusals: power-downs the firmware refused
+ * @errors: failed method calls or power-ups
+ * @gpe_work: handles a plug GPE in process context
+ * @rearm_work: re-enables the GPE after a spurious one, rate-limited
+ * @held: the NHI and hotplug ports are held resumed after a plug
+ * @hold_work: lets them go after tb_macpm.plug_hold_ms
+ */
+struct tb_ctrl {
+	struct device dev;
+	struct list_head node;
+	struct pci_dev *nhi;
+	struct pci_dev *dsb0;
+	struct pci_dev *upsb;
+	struct pci_dev *rp;
+	struct pci_dev *dsb[TB_MAX_DSB];
+	struct device_link *dsb_link[TB_MAX_DSB];
+	unsigned int ndsb;
+	struct device_link *upsb_link;
+	acpi_handle handle;
+	enum mac_tb_gen gen;
+	const char *set_method;
+	u32 set_args;
+	bool has_xril;
+	u32 gpe;
+	bool has_gpe;
+	char methods[48];
+	struct device *rsw;
+
+	struct mutex lock;
+	bool off;
+	bool armed;
+	bool sleep_off;
+	bool dying;
+	const char *stay_on;
+	ktime_t since;
+	u64 on_ns;
+	u64 off_ns;
+	unsigned int cycles;
+	ktime_t wake_req;
+	unsigned int last_wake_ms;
+	unsigned int gpe_wakes;
+	unsigned int spurious;
+	ktime_t storm_start;
+	unsigned int storm_count;
+	unsigned int refusals;
+	unsigned int errors;
+	struct work_struct gpe_work;
+	struct delayed_work rearm_work;
+	bool held;
+	struct delayed_work hold_work;
+};
+
+extern bool tb_power_down;
+extern unsigned int tb_plug_hold_ms;
+extern const struct attribute_group *tb_ctrl_groups[];
+extern const struct device_type tb_ctrl_type;
+
+int tb_ctrl_power_init(struct tb_ctrl *ctrl);
+void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
+void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
+
+#endif

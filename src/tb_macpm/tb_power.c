@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tb_macpm - the power switch of one Thunderbolt controller
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/pm_runtime.h>
+#include <linux/sysfs.h>
+
+#include "tb_macpm.h"
+
+/* macOS polls XRIL up to 300 times, 1 ms apart, after XRPE(0). */
+#define TB_OFF_POLL_MS		300
+/* How long the upstream port may take to answer after XRPE(1). */
+#define TB_LINK_WAIT_MS		2000
+/* More spurious GPEs than this within TB_STORM_WINDOW_MS: a storm. */
+#define TB_STORM_MAX		10
+#define TB_STORM_WINDOW_MS	5000
+/* A spurious GPE is re-enabled after this long. */
+#define TB_REARM_MS		100
+
+static struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
+{
+	return container_of(dev, struct tb_ctrl, dev);
+}
+
+/* Account the time spent in the state that ends now (ctrl->lock held). */
+static void tb_account(struct tb_ctrl *ctrl)
+{
+	ktime_t now = ktime_get();
+	u64 d = ktime_to_ns(ktime_sub(now, ctrl->since));
+
+	if (ctrl->off)
+		ctrl->off_ns += d;
+	else
+		ctrl->on_ns += d;
+	ctrl->since = now;
+}
+
+/* XRPE(@on) or TRPE(@on[, 0]): switch the controller's power. */
+static int tb_set_power(struct tb_ctrl *ctrl, bool on)
+{
+	union acpi_object args[2] = {
+		{ .integer = { .type = ACPI_TYPE_INTEGER, .value = on } },
+		{ .integer = { .type = ACPI_TYPE_INTEGER, .value = 0 } },
+	};
+	struct acpi_object_list list = { ctrl->set_args, args };
+	acpi_status status;
+
+	status = acpi_evaluate_object(ctrl->handle, (char *)ctrl->set_method, &list, NULL);
+	if (ACPI_FAILURE(status)) {
+		ctrl->errors++;
+		dev_err_ratelimited(&ctrl->dev, "%s(%d) failed: %s\n", ctrl->set_method, on,
+				    acpi_format_exception(status));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* XRIL: 1 once the controller is off with nothing plugged in. */
+static int tb_xril(struct tb_ctrl *ctrl)
+{
+	unsigned long long v;
+
+	if (ACPI_FAILURE(acpi_evaluate_integer(ctrl->handle, "XRIL", NULL, &v)))
+		return -EIO;
+	return v ? 1 : 0;
+}
+
+static int tb_mark_d3cold(struct pci_dev *pdev, void *unused)
+{
+	/*
+	 * What pci_bus_set_current_state() does (not exported): the devices
+	 * lost power, so their next resume restores them from D3cold; and
+	 * the PCI core leaves a device in D3cold that no platform method
+	 * manages asleep across system sleep (pci_target_state()).
+	 */
+	pdev->current_state = PCI_D3cold;
+	return 0;
+}
+
+/* Why the controller must stay powered right now (ctrl->lock held). */
+static const char *tb_blocker(struct tb_ctrl *ctrl)
+{
+	if (ctrl->stay_on)
+		return ctrl->stay_on;
+	if (!tb_power_down)
+		return "power-down disabled (tb_macpm.power_down=0)";
+	if (ctrl->dying)
+		return "unbinding";
+	return NULL;
+}
+
+static int tb_power_off(struct tb_ctrl *ctrl)
+{
+	ktime_t deadline;
+	acpi_status status;
+	int xril = 0;
+
+	if (tb_set_power(ctrl, false))
+		return -EIO;
+
+	deadline = ktime_add_ms(ktime_get(), TB_OFF_POLL_MS);
+	for (;;) {
+		bool late = ktime_after(ktime_get(), deadline);
+
+		xril = tb_xril(ctrl);
+		if (xril == 1 || late)
+			break;
+		usleep_range(1000, 1200);
+	}
+	if (xril != 1) {
+		ctrl->refusals++;
+		ctrl->stay_on = "the firmware did not report the controller off (XRIL) within 300 ms of power-down";
+		dev_warn(&ctrl->dev, "%s(0): XRIL still %s after %d ms: the controller stays powered\n",
+			 ctrl->set_method, xril < 0 ? "fails" : "reports it on or plugged",
+			 TB_OFF_POLL_MS);
+		tb_set_power(ctrl, true);
+		return -EBUSY;
+	}
+
+	status = acpi_enable_gpe(NULL, ctrl->gpe);
+	if (ACPI_FAILURE(status)) {
+		ctrl->stay_on = "its plug GPE cannot be enabled";
+		dev_err(&ctrl->dev, "cannot enable GPE 0x%02x: %s; the controller stays powered\n",
+			ctrl->gpe, acpi_format_exception(status));
+		tb_set_power(ctrl, true);
+		return -EBUSY;
+	}
+	ctrl->armed = true;
+
+	pci_walk_bus(ctrl->upsb->subordinate, tb_mark_d3cold, NULL);
+	tb_mark_d3cold(ctrl->upsb, NULL);
+	return 0;
+}
+
+static void tb_disarm(struct tb_ctrl *ctrl)
+{
+	if (!ctrl->armed)
+		return;
+	acpi_disable_gpe(NULL, ctrl->gpe);
+	ctrl->armed = false;
+}
+
+/* Power the controller and wait until its upstream port answers. */
+static int tb_power_on(struct tb_ctrl *ctrl)
+{
+	ktime_t deadline;
+	bool alive;
+	int ret;
+
+	tb_disarm(ctrl);
+	ret = tb_set_power(ctrl, true);
+	if (ret)
+		return ret;
+
+	deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
+	for (;;) {
+		bool late = ktime_after(ktime_get(), deadline);
+
+		alive = pci_device_is_present(ctrl->upsb);
+		if (alive || late)
+			break;
+		usleep_range(2000, 2500);
+	}
+	if (!alive) {
+		ctrl->errors++;
+		ctrl->stay_on = "it did not come back after power-up";
+		dev_err(&ctrl->dev, "upstream port %s does not answer %d ms after %s(1)\n",
+			pci_name(ctrl->upsb), TB_LINK_WAIT_MS, ctrl->set_method);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int tb_ctrl_runtime_suspend(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	int ret;
+
+	mutex_lock(&ctrl->lock);
+	if (tb_blocker(ctrl)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = tb_power_off(ctrl);
+	if (!ret) {
+		tb_account(ctrl);
+		ctrl->off = true;
+		ctrl->cycles++;
+		dev_dbg(dev, "powered off\n");
+	}
+out:
+	mutex_unlock(&ctrl->lock);
+	return ret;
+}
+
+static int tb_ctrl_runtime_resume(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	ktime_t start = ktime_get();
+	int ret;
+
+	mutex_lock(&ctrl->lock);
+	ret = tb_power_on(ctrl);
+	if (!ret) {
+		tb_account(ctrl);
+		ctrl->off = false;
+		if (ctrl->wake_req)
+			start = ctrl->wake_req;
+		ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), start);
+		ctrl->wake_req = 0;
+		dev_dbg(dev, "powered on in %u ms\n", ctrl->last_wake_ms);
+	}
+	mutex_unlock(&ctrl->lock);
+	return ret;
+}
+
+/*
+ * System sleep. Nothing is powered up before it: a controller that is off
+ * stays off, its devices are marked D3cold and the PCI core leaves them
+ * suspended (pci_dev_need_resume()). The plug GPE is disarmed for the
+ * transition. Afterwards the PCI core of 6.1 resumes every PCIe port
+ * (pcieport has no DPM_FLAG_MAY_SKIP_RESUME), so the controller must be
+ * powered before its upstream port's resume_noirq, which runs after this
+ * (supplier) device's: the power switch is reset first, since firmware may
+ * have changed it (Apple firmware powers the controller on resume from S3).
+ * The controller goes off again by runtime PM once idle.
+ */
+static int tb_ctrl_prepare(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+
+	mutex_lock(&ctrl->lock);
+	ctrl->sleep_off = ctrl->off;
+	tb_disarm(ctrl);
+	mutex_unlock(&ctrl->lock);
+	return 0;
+}
+
+static int tb_ctrl_resume_noirq(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	int ret = 0;
+
+	mutex_lock(&ctrl->lock);
+	if (ctrl->sleep_off && ctrl->off) {
+		tb_set_power(ctrl, false);
+		ret = tb_power_on(ctrl);
+		if (!ret) {
+			tb_account(ctrl);
+			ctrl->off = false;
+			pm_runtime_set_active(dev);
+		}
+	}
+	mutex_unlock(&ctrl->lock);
+	/* a fault here must not block the system's resume */
+	if (ret)
+		dev_err(dev, "power-up after system sleep failed: %pe\n", ERR_PTR(ret));
+	return 0;
+}
+
+static void tb_ctrl_complete(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+
+	mutex_lock(&ctrl->lock);
+	/* still off (nothing resumed the ports): listen for plugs again */
+	if (ctrl->off && !ctrl->armed && ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
+		ctrl->armed = true;
+	ctrl->sleep_off = false;
+	mutex_unlock(&ctrl->lock);
+}
+
+static const struct dev_pm_ops tb_ctrl_pm_ops = {
+	.prepare	= tb_ctrl_prepare,
+	.complete	= tb_ctrl_complete,
+	.resume_noirq	= tb_ctrl_resume_noirq,
+	SET_RUNTIME_PM_OPS(tb_ctrl_runtime_suspend, tb_ctrl_runtime_resume, NULL)
+};
+
+static void tb_ctrl_release(struct device *dev)
+{
+	kfree(tb_ctrl_from_dev(dev));
+}
+
+const struct device_type tb_ctrl_type = {
+	.name		= "tb_macpm",
+	.pm		= &tb_ctrl_pm_ops,
+	.release	= tb_ctrl_release,
+};
+
+/*
+ * After a plug, resume the NHI and the hotplug ports and keep them resumed
+ * for tb_macpm.plug_hold_ms: resuming the NHI powers the controller (the PM
+ * core resumes the power switch before the upstream port) and lets
+ * thunderbolt.ko find what was plugged in; the ports' pciehp then sees the
+ * link of a tunnel come up even where a port in D3 could not signal it.
+ */
+static void tb_hold_ports(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	mutex_lock(&ctrl->lock);
+	if (ctrl->held || ctrl->dying) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	ctrl->held = true;
+	mutex_unlock(&ctrl->lock);
+	pm_runtime_get_sync(&ctrl->nhi->dev);
+	for (i = 0; i < ctrl->ndsb; i++)
+		pm_runtime_get_sync(&ctrl->dsb[i]->dev);
+	schedule_delayed_work(&ctrl->hold_work, msecs_to_jiffies(tb_plug_hold_ms));
+}
+
+static void tb_release_ports(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	mutex_lock(&ctrl->lock);
+	if (!ctrl->held) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	ctrl->held = false;
+	mutex_unlock(&ctrl->lock);
+	for (i = 0; i < ctrl->ndsb; i++) {
+		pm_runtime_mark_last_busy(&ctrl->dsb[i]->dev);
+		pm_runtime_put_autosuspend(&ctrl->dsb[i]->dev);
+	}
+	pm_runtime_mark_last_busy(&ctrl->nhi->dev);
+	pm_runtime_put_autosuspend(&ctrl->nhi->dev);
+}
+
+static void tb_hold_work(struct work_struct *work)
+{
+	tb_release_ports(container_of(to_delayed_work(work), struct tb_ctrl, hold_work));
+}
+
+/*
+ * The plug GPE. Runs in interrupt context: the GPE stays disabled (no
+ * ACPI_REENABLE_GPE) until the work has looked at it.
+ */
+static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
+{
+	struct tb_ctrl *ctrl = data;
+
+	schedule_work(&ctrl->gpe_work);
+	return ACPI_INTERRUPT_HANDLED;
+}
+
+static void tb_gpe_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, gpe_work);
+	ktime_t now = ktime_get();
+	bool storm = false;
+
+	mutex_lock(&ctrl->lock);
+	if (!ctrl->armed || ctrl->dying) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	/* XRIL still "off, nothing plugged": not a plug */
+	if (ctrl->off && tb_xril(ctrl) == 1) {
+		ctrl->spurious++;
+		if (!ctrl->storm_count ||
+		    ktime_ms_delta(now, ctrl->storm_start) > TB_STORM_WINDOW_MS) {
+			ctrl->storm_start = now;
+			ctrl->storm_count = 0;
+		}
+		if (++ctrl->storm_count > TB_STORM_MAX) {
+			storm = true;
+			ctrl->stay_on = "its plug GPE fires while nothing is plugged in (GPE storm)";
+			dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms with nothing plugged in: the controller stays powered\n",
+				 ctrl->gpe, ctrl->storm_count, TB_STORM_WINDOW_MS);
+		} else {
+			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_REARM_MS));
+		}
+		mutex_unlock(&ctrl->lock);
+		if (storm)
+			pm_runtime_resume(&ctrl->dev);
+		return;
+	}
+	ctrl->gpe_wakes++;
+	ctrl->wake_req = now;
+	mutex_unlock(&ctrl->lock);
+	dev_dbg(&ctrl->dev, "plug GPE: powering up\n");
+	tb_hold_ports(ctrl);
+}
+
+static void tb_rearm_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl, rearm_work);
+
+	mutex_lock(&ctrl->lock);
+	if (ctrl->armed && !ctrl->dying)
+		acpi_finish_gpe(NULL, ctrl->gpe);
+	mutex_unlock(&ctrl->lock);
+}
+
+int tb_ctrl_power_init(struct tb_ctrl *ctrl)
+{
+	acpi_status status;
+
+	INIT_WORK(&ctrl->gpe_work, tb_gpe_work);
+	INIT_DELAYED_WORK(&ctrl->rearm_work, tb_rearm_work);
+	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
+	if (!ctrl->has_gpe)
+		return 0;
+	status = acpi_install_gpe_handler(NULL, ctrl->gpe, ACPI_GPE_LEVEL_TRIGGERED,
+					  tb_gpe_handler, ctrl);
+	if (ACPI_FAILURE(status)) {
+		ctrl->has_gpe = false;
+		ctrl->stay_on = "its plug GPE handler cannot be installed";
+		dev_err(&ctrl->dev, "cannot install a handler for GPE 0x%02x: %s\n", ctrl->gpe,
+			acpi_format_exception(status));
+	}
+	return 0;
+}
+
+/* Called with the controller powered and runtime PM held. */
+void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->lock);
+	ctrl->dying = true;
+	tb_disarm(ctrl);
+	mutex_unlock(&ctrl->lock);
+	if (ctrl->has_gpe)
+		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
+	cancel_work_sync(&ctrl->gpe_work);
+	cancel_delayed_work_sync(&ctrl->rearm_work);
+	cancel_delayed_work_sync(&ctrl->hold_work);
+	tb_release_ports(ctrl);
+}
+
+/* tb_macpm.power_down changed. */
+void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
+{
+	if (tb_power_down)
+		pm_request_idle(&ctrl->dev);
+	else
+		pm_request_resume(&ctrl->dev);
+}
+
+static ssize_t power_state_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	bool off;
+
+	mutex_lock(&ctrl->lock);
+	off = ctrl->off;
+	mutex_unlock(&ctrl->lock);
+	return sysfs_emit(buf, "%s\n", off ? "off" : "on");
+}
+static DEVICE_ATTR_RO(power_state);
+
+static ssize_t tb_show_time(struct device *dev, char *buf, bool want_off)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	u64 ns;
+
+	mutex_lock(&ctrl->lock);
+	tb_account(ctrl);
+	ns = want_off ? ctrl->off_ns : ctrl->on_ns;
+	mutex_unlock(&ctrl->lock);
+	return sysfs_emit(buf, "%llu\n", div_u64(ns, NSEC_PER_MSEC));
+}
+
+static ssize_t on_ms_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return tb_show_time(dev, buf, false);
+}
+static DEVICE_ATTR_RO(on_ms);
+
+static ssize_t off_ms_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return tb_show_time(dev, buf, true);
+}
+static DEVICE_ATTR_RO(off_ms);
+
+/* A read-only attribute @name showing the counter ctrl->@field. */
+#define TB_CTRL_UINT_ATTR(name, field)						\
+static ssize_t name##_show(struct device *dev, struct device_attribute *attr, char *buf) \
+{										\
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);				\
+	unsigned int v;								\
+										\
+	mutex_lock(&ctrl->lock);						\
+	v = ctrl->field;							\
+	mutex_unlock(&ctrl->lock);						\
+	return sysfs_emit(buf, "%u\n", v);					\
+}										\
+static DEVICE_ATTR_RO(name)
+
+TB_CTRL_UINT_ATTR(power_cycles, cycles);
+TB_CTRL_UINT_ATTR(last_wake_ms, last_wake_ms);
+TB_CTRL_UINT_ATTR(gpe_wakes, gpe_wakes);
+TB_CTRL_UINT_ATTR(spurious, spurious);
+TB_CTRL_UINT_ATTR(refusals, refusals);
+TB_CTRL_UINT_ATTR(errors, errors);
+
+static ssize_t stay_on_reason_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	const char *why;
+	ssize_t ret;
+
+	mutex_lock(&ctrl->lock);
+	why = tb_blocker(ctrl);
+	ret = sysfs_emit(buf, "%s\n", why ?: "none");
+	mutex_unlock(&ctrl->lock);
+	return ret;
+}
+static DEVICE_ATTR_RO(stay_on_reason);
+
+static ssize_t methods_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tb_ctrl_from_dev(dev)->methods);
+}
+static DEVICE_ATTR_RO(methods);
+
+static ssize_t nhi_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", pci_name(tb_ctrl_from_dev(dev)->nhi));
+}
+static DEVICE_ATTR_RO(nhi);
+
+static ssize_t generation_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", mac_tb_gen_name(tb_ctrl_from_dev(dev)->gen));
+}
+static DEVICE_ATTR_RO(generation);
+
+static struct attribute *tb_ctrl_attrs[] = {
+	&dev_attr_power_state.attr,
+	&dev_attr_on_ms.attr,
+	&dev_attr_off_ms.attr,
+	&dev_attr_power_cycles.attr,
+	&dev_attr_last_wake_ms.attr,
+	&dev_attr_stay_on_reason.attr,
+	&dev_attr_methods.attr,
+	&dev_attr_nhi.attr,
+	&dev_attr_generation.attr,
+	&dev_attr_gpe_wakes.attr,
+	&dev_attr_spurious.attr,
+	&dev_attr_refusals.attr,
+	&dev_attr_errors.attr,
+	NULL
+};
+
+static const struct attribute_group tb_ctrl_group = {
+	.attrs = tb_ctrl_attrs,
+};
+
+const struct attribute_group *tb_ctrl_groups[] = {
+	&tb_ctrl_group,
+	NULL
+};
