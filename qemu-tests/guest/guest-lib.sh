@@ -349,3 +349,111 @@ gpu_modules_out()
 	done
 	return 0
 }
+
+# --- Thunderbolt (tb_macpm) ------------------------------------------------------
+# A profile with emulated Thunderbolt controllers lists, in the same order:
+# EXPECT_TB_NHI (the stand-in NHIs' PCI addresses), EXPECT_TB_ACPI (their
+# ACPI paths, where the SSDT's TEST ONLY state lives), EXPECT_TB_GPE_SOURCE
+# (how the host raises each one's plug GPE: vmgenid, cpu or none) and
+# EXPECT_TB_DSB (the QEMU ids of each one's first hotplug downstream port).
+
+TB_CLASS=/sys/class/tb_macpm
+TB_TEST_ID=1234:11e8
+
+# tb_nth LIST N: the N-th (1-based) word of LIST
+tb_nth() { echo "$1" | tr ';' ' ' | awk -v n="$2" '{ print $n }'; }
+
+# tb_load [PARAM=VALUE...]: the stand-in NHI driver (as thunderbolt.ko binds a
+# Mac's NHI at boot), then tb_macpm told about the stand-in (TEST ONLY)
+tb_load()
+{
+	modprobe macsupport_test_acpi
+	modprobe macsupport_test_nhi "${TB_NHI_PARAMS:-}"
+	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
+}
+
+# tb_fw N NAME: the SSDT's integer NAME (TPWR, TPLG, TCON, ...) of controller N
+tb_fw()
+{
+	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").$2" > /sys/kernel/debug/macsupport_test_acpi/eval
+	sed -n 's/^ok //p' /sys/kernel/debug/macsupport_test_acpi/eval
+}
+
+# tb_attr N ATTR: tb_macpm's sysfs attribute of controller N
+tb_attr() { cat "$TB_CLASS/$(tb_nth "$EXPECT_TB_NHI" "$1")/$2" 2>/dev/null; }
+
+# tb_is N on|off: controller N's power as tb_macpm and the firmware both see it
+tb_is()
+{
+	_want=1
+	[ "$2" = off ] && _want=0
+	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" TPWR)" = "$_want" ]
+}
+
+# tb_raise N: have the host raise controller N's plug GPE for real
+tb_raise()
+{
+	case "$(tb_nth "$EXPECT_TB_GPE_SOURCE" "$1")" in
+	vmgenid)
+		host_request '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/vgid","property":"guid","value":"auto"}}' > /dev/null ;;
+	cpu)
+		TB_CPU_N=$(( ${TB_CPU_N:-0} + 1 ))
+		host_request '{"execute":"device_add","arguments":{"driver":"qemu64-x86_64-cpu","id":"tbcpu'$TB_CPU_N'","socket-id":0,"core-id":'$TB_CPU_N',"thread-id":0}}' > /dev/null ;;
+	*) return 1 ;;
+	esac
+}
+
+# tb_state N: one line for failure reports
+tb_state()
+{
+	_n=$(tb_nth "$EXPECT_TB_NHI" "$1")
+	echo "tb_macpm $(tb_attr "$1" power_state) cycles $(tb_attr "$1" power_cycles) reason '$(tb_attr "$1" stay_on_reason)'," \
+		"fw TPWR $(tb_fw "$1" TPWR) TCON $(tb_fw "$1" TCON) TCOF $(tb_fw "$1" TCOF)," \
+		"NHI $(cat /sys/bus/pci/devices/$_n/power/runtime_status 2>/dev/null)"
+}
+
+# tb_item LIST N: the N-th ';'-separated item of LIST (items may hold spaces)
+tb_item() { echo "$1" | awk -F';' -v n="$2" '{ print $n }'; }
+
+# tb_fw_set N NAME VALUE: set the SSDT's TEST ONLY integer NAME of controller N
+tb_fw_set()
+{
+	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").TSET $(tb_fw_index "$2") $3" \
+		> /sys/kernel/debug/macsupport_test_acpi/eval
+}
+
+# tb_gpe N: controller N's plug GPE as /sys/firmware/acpi/interrupts names it
+tb_gpe() { tb_attr "$1" methods | sed -n 's/.*XRIN=0x\([0-9a-f]*\).*/\1/p' | tr a-f A-F; }
+
+# tb_upsb NHI: the controller's upstream port (two levels above the NHI)
+tb_upsb() { basename "$(readlink -f "/sys/bus/pci/devices/$1/../..")"; }
+
+# tb_chain NHI: the upstream port and every PCI device below it
+tb_chain()
+{
+	_u=$(readlink -f "/sys/bus/pci/devices/$(tb_upsb "$1")")
+	find "$_u" -name '????:??:??.?' -type d | sed 's|.*/||' | sort -u
+}
+
+# tb_find_dev VVVV:DDDD NHI: the address of such a device below the controller
+tb_find_dev()
+{
+	for _p in $(tb_chain "$2"); do
+		[ "$(sed 's/^0x//' /sys/bus/pci/devices/$_p/vendor):$(sed 's/^0x//' /sys/bus/pci/devices/$_p/device)" = "$1" ] &&
+			{ echo "$_p"; return 0; }
+	done
+	return 1
+}
+
+# tb_fast NHI: short delays, so a test does not wait thunderbolt.ko's 15 s:
+# the NHI's and its domain's autosuspend, the power switch's, the plug hold
+TB_FAST_MS=200
+tb_fast()
+{
+	for _f in /sys/bus/pci/devices/$1/power/autosuspend_delay_ms \
+		  /sys/bus/pci/devices/$1/domain*/power/autosuspend_delay_ms \
+		  "$TB_CLASS/$1/power/autosuspend_delay_ms"; do
+		[ -e "$_f" ] && echo "$TB_FAST_MS" > "$_f"
+	done
+	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+}

@@ -21,7 +21,7 @@ found_line()
 	apple_props)
 		echo "apple_props: $EXPECT_PRODUCT: EFI boot, firmware properties on [0-9]+ of [0-9]+ PCI devices" ;;
 	tb_macpm)
-		echo "tb_macpm: $EXPECT_PRODUCT: [0-9]+ Thunderbolt controller\\(s\\) with Apple power methods in ACPI" ;;
+		echo "tb_macpm: $EXPECT_PRODUCT: [0-9]+ Thunderbolt controller\\(s\\) managed" ;;
 	mac_quirks)
 		echo "mac_quirks: $EXPECT_PRODUCT, .*: gmux [a-z0-9]+, Thunderbolt .* x[0-9]+" ;;
 	esac

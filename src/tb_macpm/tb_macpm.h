@@ -52,6 +52,7 @@
  * @on_ns: time spent powered, up to @since
  * @off_ns: time spent unpowered, up to @since
  * @cycles: completed power-downs
+ * @gpe_time: when the plug GPE last fired
  * @wake_req: when the pending wake was requested (GPE), or 0
  * @last_wake_ms: latency of the last power-up, request to link up
  * @gpe_wakes: power-ups caused by the plug GPE
@@ -96,6 +97,7 @@ struct tb_ctrl {
 	u64 on_ns;
 	u64 off_ns;
 	unsigned int cycles;
+	ktime_t gpe_time;
 	ktime_t wake_req;
 	unsigned int last_wake_ms;
 	unsigned int gpe_wakes;

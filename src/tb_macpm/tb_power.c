@@ -19,7 +19,7 @@
 #define TB_LINK_WAIT_MS		2000
 /* More spurious GPEs than this within TB_STORM_WINDOW_MS: a storm. */
 #define TB_STORM_MAX		10
-#define TB_STORM_WINDOW_MS	5000
+#define TB_STORM_WINDOW_MS	10000
 /* A spurious GPE is re-enabled after this long. */
 #define TB_REARM_MS		100
 
@@ -101,8 +101,12 @@ static int tb_power_off(struct tb_ctrl *ctrl)
 	acpi_status status;
 	int xril = 0;
 
-	if (tb_set_power(ctrl, false))
-		return -EIO;
+	/* -EBUSY, not an error: an error would stop runtime PM of the switch */
+	if (tb_set_power(ctrl, false)) {
+		ctrl->stay_on = "its power-down method failed";
+		tb_set_power(ctrl, true);
+		return -EBUSY;
+	}
 
 	deadline = ktime_add_ms(ktime_get(), TB_OFF_POLL_MS);
 	for (;;) {
@@ -350,6 +354,7 @@ static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
 {
 	struct tb_ctrl *ctrl = data;
 
+	WRITE_ONCE(ctrl->gpe_time, ktime_get());
 	schedule_work(&ctrl->gpe_work);
 	return ACPI_INTERRUPT_HANDLED;
 }
@@ -357,7 +362,7 @@ static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
 static void tb_gpe_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, gpe_work);
-	ktime_t now = ktime_get();
+	ktime_t now = READ_ONCE(ctrl->gpe_time);
 	bool storm = false;
 
 	mutex_lock(&ctrl->lock);

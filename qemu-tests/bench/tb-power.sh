@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmark (make bench) of Thunderbolt power management (issue 9), on the
+# profile's first controller:
+# - the powered-off share of an idle minute once the controller went off
+#   (goal: at least 99 %);
+# - plug to usable: from the plug GPE (timestamped in the GPE handler) to the
+#   upstream port answering after XRPE/TRPE(1), against the power-up delay
+#   the SSDT simulates (TUPD = 1000 ms): the overhead is what tb_macpm adds
+#   (goal: at most 5 %);
+# - the time of one power cycle (plug GPE, power-up, idle, power-down) with
+#   100 ms delays, median of 10.
+# TCG: compare ratios and medians, not absolute times.
+
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || exit 0
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || exit 0
+nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+tb_load
+tb_fast "$nhi"
+wait_until 30 tb_is 1 off > /dev/null
+
+# idle minute
+off0=$(tb_attr 1 off_ms) on0=$(tb_attr 1 on_ms)
+sleep 60
+off1=$(tb_attr 1 off_ms) on1=$(tb_attr 1 on_ms)
+share=$(awk -v f=$((off1 - off0)) -v n=$((on1 - on0)) 'BEGIN { printf "%.2f", 100 * f / (f + n) }')
+
+# plug to usable, 5 times with a 1000 ms simulated power-up
+tb_fw_set 1 TUPD 1000
+lat=
+for i in 1 2 3 4 5; do
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	wait_until 15 tb_is 1 on > /dev/null
+	lat="$lat $(tb_attr 1 last_wake_ms)"
+	tb_fw_set 1 TPLG 0
+	wait_until 20 tb_is 1 off > /dev/null
+done
+tb_fw_set 1 TUPD 100
+med=$(echo $lat | tr ' ' '\n' | sort -n | sed -n 3p)
+ovh=$(awk -v l="$med" 'BEGIN { printf "%.1f", 100 * (l - 1000) / 1000 }')
+
+# power cycle time
+cyc=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	t0=$(uptime_cs)
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	wait_until 15 tb_is 1 on > /dev/null
+	tb_fw_set 1 TPLG 0
+	wait_until 20 tb_is 1 off > /dev/null
+	cyc="$cyc $(( $(uptime_cs) - t0 ))"
+done
+cmed=$(echo $cyc | tr ' ' '\n' | sort -n | sed -n 5p)
+echo "bench tb_macpm idle_off_share_pct=$share plug_to_usable_median_ms=$med simulated_power_up_ms=1000 overhead_pct=$ovh latencies_ms='${lat# }' power_cycle_median_cs=$cmed (delays ${TB_FAST_MS} ms, plug hold 500 ms)" > "$RESULTS"

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad firmware and busy controllers, on the profile's first controller:
+# - a held runtime-PM reference on the NHI (an XDomain peer, thunderbolt-net)
+#   keeps it powered; let go, it goes off;
+# - a plug GPE that keeps firing while XRIL says nothing is plugged is
+#   ignored, rate-limited, then the controller stays on and says why (once);
+# - firmware whose XRIL never reports the controller off: the power-down is
+#   undone, the controller stays on and it is logged once, with no retries.
+# Emulated as in 45-tb-power.sh; TFLT=1 makes the SSDT's XRPE(0) a no-op.
+
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
+
+nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+hold=/sys/kernel/debug/macsupport_test_nhi/$nhi/hold
+tb_reload() { rmmod tb_macpm; tb_load; tb_fast "$nhi"; }
+tb_reload
+
+# XDomain: a held NHI
+wait_until 20 tb_is 1 off > /dev/null
+echo 1 > "$hold"
+on=$(tb_attr 1 power_state)
+sleep 3
+if [ "$on" = on ] && tb_is 1 on; then
+	echo 0 > "$hold"
+	if t=$(wait_until 20 tb_is 1 off); then
+		pass tb_macpm held-nhi-stays-on "on while the NHI was held 3 s (delays ${TB_FAST_MS} ms); off $t s after release"
+	else
+		fail tb_macpm held-nhi-stays-on "not off after release: $(tb_state 1)"
+	fi
+else
+	echo 0 > "$hold"
+	fail tb_macpm held-nhi-stays-on "hold: power '$on' then $(tb_state 1)"
+fi
+
+# a GPE storm with nothing plugged
+wait_until 20 tb_is 1 off > /dev/null
+dmesg_mark tb-storm
+sp0=$(tb_attr 1 spurious)
+n=0
+while [ $n -lt 14 ] && [ "$(tb_attr 1 stay_on_reason)" = none ]; do
+	tb_raise 1
+	n=$((n + 1))
+	sleep 0.2
+done
+wait_until 10 tb_is 1 on > /dev/null
+reason=$(tb_attr 1 stay_on_reason)
+warns=$(dmesg_since tb-storm | grep -c 'tb_macpm.*GPE.*fired')
+case "$reason" in
+*storm*)
+	if tb_is 1 on && [ "$warns" = 1 ] && [ "$(tb_attr 1 gpe_wakes)" = "$(tb_attr 1 gpe_wakes)" ]; then
+		pass tb_macpm gpe-storm-stays-on "$n GPEs raised, $(( $(tb_attr 1 spurious) - sp0 )) spurious, then on: '$reason', logged $warns time(s)"
+	else
+		fail tb_macpm gpe-storm-stays-on "reason '$reason' but $(tb_state 1), warnings $warns"
+	fi ;;
+*) fail tb_macpm gpe-storm-stays-on "after $n GPEs: reason '$reason', spurious $(tb_attr 1 spurious); $(tb_state 1)" ;;
+esac
+
+# XRIL never reports off
+tb_fw_set 1 TFLT 1
+dmesg_mark tb-stuck
+tb_reload
+of0=$(tb_fw 1 TCOF)
+if wait_until 20 sh -c "[ \"\$(cat $TB_CLASS/$nhi/refusals)\" -ge 1 ]" > /dev/null; then
+	sleep 2
+	reason=$(tb_attr 1 stay_on_reason)
+	warns=$(dmesg_since tb-stuck | grep -c 'tb_macpm.*XRIL')
+	if [ "$(tb_attr 1 refusals)" = 1 ] && tb_is 1 on && [ "$warns" = 1 ] &&
+	   [ "$(tb_fw 1 TCOF)" = $((of0 + 1)) ]; then
+		pass tb_macpm xril-stuck-stays-on "'$reason'; one power-down tried, undone, logged once"
+	else
+		fail tb_macpm xril-stuck-stays-on "refusals $(tb_attr 1 refusals), warnings $warns, TCOF $of0 -> $(tb_fw 1 TCOF); $(tb_state 1)"
+	fi
+else
+	fail tb_macpm xril-stuck-stays-on "no refusal in 20 s: $(tb_state 1)"
+fi
+tb_fw_set 1 TFLT 0
+tb_reload
+if t=$(wait_until 20 tb_is 1 off); then
+	pass tb_macpm off-after-faults "reloaded with sane firmware: off in $t s"
+else
+	fail tb_macpm off-after-faults "$(tb_state 1)"
+fi

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# harness: own-boot when EXPECT_TB_NHI,TEST_TB_STRESS
+#
+# Stress on the profile's first Thunderbolt controller, in a boot of its own:
+# - a device removed (QMP device_del) in the middle of a slow power-up
+#   (TUPD 1500 ms): no oops, the device ends up gone, the controller off;
+# - 50 power-down/power-up cycles through the plug GPE (raised for real by
+#   the host) leave the runtime-PM usage counts of every device involved,
+#   the device links and /proc/interrupts as they were.
+
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
+nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+st=/sys/kernel/debug/macsupport_test_nhi/$nhi/status
+tb_load
+tb_fast "$nhi"
+wait_until 20 tb_is 1 off > /dev/null
+
+# --- removal during power-up ---
+dsb2=tb0-dsb2
+tb_fw_set 1 TUPD 1500
+tb_fw_set 1 TPLG 1
+req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tbdev2","bus":"'$dsb2'"}}'
+if ans=$(host_request "$req"); then
+	tb_raise 1
+	sleep 0.5
+	del=$(host_request '{"execute":"device_del","arguments":{"id":"tbdev2"}}')
+	tb_fw_set 1 TPLG 0
+	if t=$(wait_until 40 sh -c "! tb_find_dev 1b36:0005 $nhi > /dev/null && tb_is 1 off"); then
+		pass tb_macpm removal-during-power-up "device_del 0.5 s into a 1.5 s power-up ($del): device gone, controller off again $t s later"
+	else
+		fail tb_macpm removal-during-power-up "$(tb_find_dev 1b36:0005 "$nhi") present; $(tb_state 1)"
+	fi
+else
+	fail tb_macpm removal-during-power-up "device_add: $ans"
+fi
+tb_fw_set 1 TUPD 100
+wait_until 20 tb_is 1 off > /dev/null
+
+# --- 50 cycles ---
+snapshot()
+{
+	for p in $(tb_chain "$nhi"); do
+		echo "$p usage $(cat /sys/bus/pci/devices/$p/power/runtime_usage) active_kids $(cat /sys/bus/pci/devices/$p/power/runtime_active_kids)"
+	done
+	echo "switch usage $(cat "$TB_CLASS/$nhi/power/runtime_usage")"
+	ls /sys/class/devlink | sort
+	awk '{ print $1, $NF }' /proc/interrupts
+}
+snapshot > /tmp/tb-before
+gpe=$(tb_gpe 1)
+g0=$(awk '{ print $1 }' /sys/firmware/acpi/interrupts/gpe$gpe)
+cy0=$(tb_attr 1 power_cycles)
+w0=$(tb_attr 1 gpe_wakes)
+t0=$(uptime_cs)
+done=0
+while [ $done -lt 50 ]; do
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	wait_until 15 tb_is 1 on > /dev/null || break
+	tb_fw_set 1 TPLG 0
+	wait_until 20 tb_is 1 off > /dev/null || break
+	done=$((done + 1))
+done
+t1=$(uptime_cs)
+snapshot > /tmp/tb-after
+g1=$(awk '{ print $1 }' /sys/firmware/acpi/interrupts/gpe$gpe)
+if [ $done = 50 ] && cmp -s /tmp/tb-before /tmp/tb-after &&
+   [ "$(tb_attr 1 power_cycles)" = $((cy0 + 50)) ] && [ "$(tb_attr 1 gpe_wakes)" = $((w0 + 50)) ]; then
+	pass tb_macpm cycles-50 "50 cycles through GPE 0x$gpe (fired $((g1 - g0)) times), $(( (t1 - t0) / 50 )) cs per cycle; usage counts, $(grep -c . /tmp/tb-after) lines of links and interrupts unchanged"
+else
+	fail tb_macpm cycles-50 "$done cycles; power_cycles $cy0 -> $(tb_attr 1 power_cycles), wakes $w0 -> $(tb_attr 1 gpe_wakes); diff: $(diff /tmp/tb-before /tmp/tb-after | head -6 | tr '\n' ' ')"
+fi
+check tb_macpm cycles-no-unpowered-access [ "$(sed -n 's/^unpowered: //p' "$st")" = 0 ]
