@@ -368,7 +368,7 @@ tb_nth() { echo "$1" | tr ';' ' ' | awk -v n="$2" '{ print $n }'; }
 tb_load()
 {
 	modprobe macsupport_test_acpi
-	modprobe macsupport_test_nhi "${TB_NHI_PARAMS:-}"
+	modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-}
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
