@@ -5,14 +5,18 @@
  * Debian's kernel has no ACPI_CUSTOM_METHOD or ACPI_DEBUGGER, so a guest
  * test cannot run an SSDT method by itself. Writing an absolute ACPI path
  * (e.g. "\_GPE._L16", which Notify()s the gmux as the real GPE would) to
- * /sys/kernel/debug/macsupport_test_acpi/eval evaluates it with no
- * arguments; reading the file returns "ok <integer>", "ok" for a
- * non-integer result, or "error <ACPI status>". Never installed by DKMS,
- * never loaded outside QEMU.
+ * /sys/kernel/debug/macsupport_test_acpi/eval evaluates it; the path may be
+ * followed by up to four integer arguments (decimal or 0x hex, separated by
+ * spaces), e.g. "\_SB.PCI0.S30.UPSB.DSB0.NHI0.TSET 3 1", passed as ACPI
+ * integers; without arguments the object is evaluated with none. Reading
+ * the file returns "ok <integer>", "ok" for a non-integer result, or
+ * "error <ACPI status>" ("error bad arguments" for an unparsable line).
+ * Never installed by DKMS, never loaded outside QEMU.
  */
 
 #include <linux/acpi.h>
 #include <linux/debugfs.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
@@ -21,22 +25,57 @@ static struct dentry *test_acpi_dir;
 static DEFINE_MUTEX(test_acpi_lock);
 static char test_acpi_result[64] = "none\n";
 
+#define TEST_ACPI_MAX_ARGS 4
+
+/* Splits "PATH [INT ...]" in place; returns the argument count or -EINVAL. */
+static int test_acpi_parse(char *line, char **path, union acpi_object *args)
+{
+	char *tok;
+	int n = 0;
+
+	*path = strsep(&line, " \t");
+	if (!**path)
+		return -EINVAL;
+	while ((tok = strsep(&line, " \t"))) {
+		u64 val;
+
+		if (!*tok)
+			continue;
+		if (n == TEST_ACPI_MAX_ARGS || kstrtou64(tok, 0, &val))
+			return -EINVAL;
+		args[n].type = ACPI_TYPE_INTEGER;
+		args[n].integer.value = val;
+		n++;
+	}
+	return n;
+}
+
 static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, size_t count,
 				    loff_t *ppos)
 {
 	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
+	union acpi_object args[TEST_ACPI_MAX_ARGS];
+	struct acpi_object_list arg_list = { 0, args };
 	union acpi_object *obj;
-	char path[128];
+	char line[256], *path;
 	acpi_status status;
-	size_t len = min(count, sizeof(path) - 1);
+	size_t len = min(count, sizeof(line) - 1);
+	int nargs;
 
-	if (copy_from_user(path, ubuf, len))
+	if (copy_from_user(line, ubuf, len))
 		return -EFAULT;
-	path[len] = '\0';
-	strim(path);
+	line[len] = '\0';
+	nargs = test_acpi_parse(strim(line), &path, args);
 
 	mutex_lock(&test_acpi_lock);
-	status = acpi_evaluate_object(NULL, path, NULL, &out);
+	if (nargs < 0) {
+		strscpy(test_acpi_result, "error bad arguments\n", sizeof(test_acpi_result));
+		mutex_unlock(&test_acpi_lock);
+		pr_info("macsupport_test_acpi: %s: %s", path, test_acpi_result);
+		return -EINVAL;
+	}
+	arg_list.count = nargs;
+	status = acpi_evaluate_object(NULL, path, nargs ? &arg_list : NULL, &out);
 	obj = out.pointer;
 	if (ACPI_FAILURE(status))
 		snprintf(test_acpi_result, sizeof(test_acpi_result), "error %s\n",
