@@ -83,10 +83,11 @@ gmux_absent()
 }
 
 # gmux_own_log MARK: apple_gmux_ng's kernel log lines since MARK, without the
-# kernel's own notices about loading an out-of-tree, unsigned module
+# mark itself and the kernel's own notices about loading an out-of-tree,
+# unsigned module
 gmux_own_log()
 {
-	dmesg_since "$1" | grep apple_gmux_ng |
+	dmesg_since "$1" | grep apple_gmux_ng | grep -v 'macsupport-mark ' |
 		grep -v 'loading out-of-tree module taints kernel\|module verification failed'
 }
 

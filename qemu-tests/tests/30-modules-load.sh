@@ -38,8 +38,10 @@ gmux_load_without_device()
 	drv=$(ls /sys/bus/pnp/drivers/apple_gmux_ng 2>/dev/null | grep -c ':')
 	if [ -n "$own" ]; then
 		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: the driver logged with no APP000B: $(echo "$own" | head -n 2 | tr '\n' ' ')"
+		rmmod apple_gmux_ng
 	elif [ "$drv" != 0 ] || grep -q apple_gmux_ng /proc/ioports /proc/iomem; then
 		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: $drv devices bound or a window claimed with no APP000B"
+		rmmod apple_gmux_ng
 	elif ! rmmod apple_gmux_ng 2>/tmp/err; then
 		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: rmmod failed: $(cat /tmp/err)"
 	elif [ -e /sys/module/apple_gmux_ng ]; then
