@@ -32,8 +32,6 @@ found_line()
 # table is consulted only at probe). Called with the module loaded.
 gmux_load_without_device()
 {
-	local own drv
-
 	own=$(gmux_own_log load-apple_gmux_ng)
 	drv=$(ls /sys/bus/pnp/drivers/apple_gmux_ng 2>/dev/null | grep -c ':')
 	if [ -n "$own" ]; then
