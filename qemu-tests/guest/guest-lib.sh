@@ -76,6 +76,21 @@ gmux_load()
 	fi
 }
 
+# gmux_absent: the profile's firmware declares no APP000B (EXPECT_GMUX_KIND=none)
+gmux_absent()
+{
+	[ "${EXPECT_GMUX_KIND:-}" = none ]
+}
+
+# gmux_own_log MARK: apple_gmux_ng's kernel log lines since MARK, without the
+# mark itself and the kernel's own notices about loading an out-of-tree,
+# unsigned module
+gmux_own_log()
+{
+	dmesg_since "$1" | grep apple_gmux_ng | grep -v 'macsupport-mark ' |
+		grep -v 'loading out-of-tree module taints kernel\|module verification failed'
+}
+
 # gmux_pnp: sysfs directory of the gmux PNP device
 gmux_pnp()
 {

@@ -2,7 +2,23 @@
 #
 # The gmux ACPI device is there as on the real model: _HID APP000B at the
 # model's ACPI path, enumerated as a PNP device with the model's resources
-# (and, with a simulator, its window).
+# (and, with a simulator, its window). On a Mac whose firmware declares no
+# gmux (EXPECT_GMUX_KIND=none) there is neither an ACPI nor a PNP APP000B.
+
+if gmux_absent; then
+	acpi=$(ls -d /sys/bus/acpi/devices/APP000B:* 2>/dev/null | tr '\n' ' ')
+	if [ -z "$acpi" ]; then
+		pass profile gmux-acpi-absent "$PROFILE: no APP000B in /sys/bus/acpi/devices, as its firmware declares none (apple_gmux_ng has nothing to bind)"
+	else
+		fail profile gmux-acpi-absent "$PROFILE: its firmware declares no gmux, yet ACPI has $acpi"
+	fi
+	if pnp=$(gmux_pnp); then
+		fail profile gmux-pnp-absent "$PROFILE: a PNP device with id APP000b exists: $pnp"
+	else
+		pass profile gmux-pnp-absent "$PROFILE: no PNP device with id APP000b for apple_gmux_ng"
+	fi
+	exit 0
+fi
 
 acpi=
 for d in /sys/bus/acpi/devices/APP000B:*; do

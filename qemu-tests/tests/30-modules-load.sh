@@ -27,6 +27,28 @@ found_line()
 	esac
 }
 
+# A Mac without a gmux (EXPECT_GMUX_KIND=none): with no APP000B the driver
+# registers its PNP driver, binds nothing and says nothing at all (the model
+# table is consulted only at probe). Called with the module loaded.
+gmux_load_without_device()
+{
+	own=$(gmux_own_log load-apple_gmux_ng)
+	drv=$(ls /sys/bus/pnp/drivers/apple_gmux_ng 2>/dev/null | grep -c ':')
+	if [ -n "$own" ]; then
+		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: the driver logged with no APP000B: $(echo "$own" | head -n 2 | tr '\n' ' ')"
+		rmmod apple_gmux_ng
+	elif [ "$drv" != 0 ] || grep -q apple_gmux_ng /proc/ioports /proc/iomem; then
+		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: $drv devices bound or a window claimed with no APP000B"
+		rmmod apple_gmux_ng
+	elif ! rmmod apple_gmux_ng 2>/tmp/err; then
+		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: rmmod failed: $(cat /tmp/err)"
+	elif [ -e /sys/module/apple_gmux_ng ]; then
+		fail apple_gmux_ng load-unload-no-gmux "$PROFILE: the module stayed after rmmod"
+	else
+		pass apple_gmux_ng load-unload-no-gmux "$PROFILE (no APP000B): modprobe loads it silently, binds nothing, claims nothing; rmmod leaves nothing"
+	fi
+}
+
 for m in $BUNDLE_MODULES; do
 	dmesg_mark "load-$m"
 	if [ "$EXPECT_APPLE" = 1 ]; then
@@ -37,6 +59,10 @@ for m in $BUNDLE_MODULES; do
 		fi
 		if [ $? -ne 0 ]; then
 			fail "$m" load-unload "modprobe failed: $(cat /tmp/err)"
+			continue
+		fi
+		if [ "$m" = apple_gmux_ng ] && gmux_absent; then
+			gmux_load_without_device
 			continue
 		fi
 		log=$(dmesg_since "load-$m" | grep -E "$(found_line "$m")")

@@ -3,7 +3,31 @@
 # apple_gmux_ng is loaded the way udev would load it, from the gmux's
 # modalias. On a Mac with a (simulated) gmux it binds and claims the
 # window; on a Mac whose firmware declares a gmux that is not there
-# (MacBookPro8,1) and on the control machine, nothing binds.
+# (MacBookPro8,1) and on the control machine, nothing binds. On a Mac
+# without a gmux (EXPECT_GMUX_KIND=none) no device's modalias matches any
+# of the module's aliases, so udev never loads it.
+
+if gmux_absent; then
+	aliases=$(sed -n 's/^alias \([^ ]*\) apple_gmux_ng$/\1/p' /lib/modules/*/modules.alias)
+	hits=
+	n=0
+	for f in $(find /sys/devices -name modalias 2>/dev/null); do
+		ma=$(cat "$f" 2>/dev/null) || continue
+		n=$((n + 1))
+		for a in $aliases; do
+			# shellcheck disable=SC2254
+			case "$ma" in $a) hits="$hits $ma" ;; esac
+		done
+	done
+	if [ -z "$aliases" ]; then
+		fail apple_gmux_ng not-autoloaded "$PROFILE: no alias of apple_gmux_ng in modules.alias: the check would prove nothing"
+	elif [ -n "$hits" ] || [ -e /sys/module/apple_gmux_ng ]; then
+		fail apple_gmux_ng not-autoloaded "$PROFILE: modaliases matching the module:$hits; loaded: $([ -e /sys/module/apple_gmux_ng ] && echo yes || echo no)"
+	else
+		pass apple_gmux_ng not-autoloaded "$PROFILE: none of $n device modaliases matches its aliases ($(echo $aliases)); not loaded"
+	fi
+	exit 0
+fi
 
 acpi=$(ls -d /sys/bus/acpi/devices/APP000B:* 2>/dev/null | head -n 1)
 alias=$(cat "$acpi/modalias" 2>/dev/null)

@@ -12,6 +12,27 @@
 # test-only parameter exercises the real windows' "nothing answers" path.
 
 [ "$EXPECT_APPLE" = 1 ] || exit 0
+if gmux_absent; then
+	# No APP000B (EXPECT_GMUX_KIND=none): loaded by hand, the driver binds
+	# nothing, creates no debugfs directory, claims no window and logs
+	# nothing at all (it prints only from probe, which never runs).
+	dmesg_mark no-gmux
+	modprobe apple_gmux_ng
+	bound=$(ls /sys/bus/pnp/drivers/apple_gmux_ng 2>/dev/null | grep ':' | tr '\n' ' ')
+	dbg=$(ls /sys/kernel/debug/apple_gmux_ng 2>/dev/null | tr '\n' ' ')
+	own=$(gmux_own_log no-gmux)
+	if [ ! -e /sys/module/apple_gmux_ng ]; then
+		fail apple_gmux_ng manual-load-no-gmux "$PROFILE: modprobe apple_gmux_ng failed on a Mac without a gmux"
+	elif [ -n "$bound$dbg" ] || grep -q apple_gmux_ng /proc/ioports /proc/iomem; then
+		fail apple_gmux_ng manual-load-no-gmux "$PROFILE: bound '$bound', debugfs '$dbg', or a window claimed"
+	elif [ -n "$own" ]; then
+		fail apple_gmux_ng manual-load-no-gmux "$PROFILE: logged: $(echo "$own" | head -n 2 | tr '\n' ' ')"
+	else
+		pass apple_gmux_ng manual-load-no-gmux "$PROFILE: modprobe by hand: no device bound, no debugfs entry, no window claimed, no log line"
+	fi
+	rmmod apple_gmux_ng
+	exit 0
+fi
 pnp=$(gmux_pnp) || { fail apple_gmux_ng detect "no gmux PNP device"; exit 0; }
 bound() { [ "$(basename "$(readlink "$pnp/driver" 2>/dev/null)")" = apple_gmux_ng ]; }
 

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gmux.asl - the indexed gmux of a MacBookPro13,3 (15-inch, 2016)
+ *
+ * Mirrors Device (GMUX) in \_SB.PCI0.LPCB of the MacBookPro13,3 DSDT
+ * (firmware MBP133.88Z.0226.B23): _HID APP000B, _CID "gmux", _STA 0x0B,
+ * io 0x700-0x7FF (length 0xFF), the _PRW method (Darwin and non-Darwin
+ * paths both return {GPE, 3}), GMGP, GMSP, GMLV and the _Lxx GPE method
+ * with its Darwin/non-Darwin paths (the shapes of the MacBookPro15,1's
+ * GPUC, with port I/O instead of the T2's MMIO window).
+ *
+ * Simplified for QEMU's q35:
+ *  - The GPE is renumbered: the real one is 0x50 (the Skylake PCH's GPE0
+ *    block has 128 GPEs), but q35's ICH9 GPE0 block has 64 (0x00-0x3f),
+ *    so ACPICA could not enable 0x50 and the driver would run without its
+ *    interrupt. 0x17 stands in for it in _PRW, GMGP and _L17.
+ *  - QEMU's DSDT has no LPCB; \_SB.PCI0.LPCB is declared here as a plain
+ *    container without _ADR or _HID, so it does not clash with QEMU's own
+ *    node for 00:1f.0.
+ *  - The Mac's \OSDW returns 1 when OSYS is 0x2710, which its PINI sets
+ *    when _OSI ("Darwin") answers true. Here \OSDW asks _OSI ("Darwin")
+ *    directly (Linux answers true when DMI says "Apple Inc.").
+ *  - On the Mac, GMSP, GMLV and the non-Darwin GPE path use the PCH GPIO
+ *    pad 0x01070010 through \_SB.SGII/GGII (pad RX-invert bit) and
+ *    \_SB.GGIV (pad RX state). QEMU has no such pad, so the two bits are
+ *    the Name variables GPII and GPIV inside GMUX.
+ *  - No gmux answers at io 0x700 in QEMU (the ports read 0xff); nothing
+ *    raises the GPE. TEST ONLY: _CRS is a method that appends the gmux
+ *    simulator's 4 KiB window (include/macsupport/gmux_sim.h) when the
+ *    harness has put its ivshmem-plain device at 00:10.0 (GSIM, GMSW);
+ *    without it _CRS returns the real resources alone. GMSC counts GMSP
+ *    calls (TEST ONLY), as in the MacBookPro15,1 table.
+ */
+DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB13", 0x00001000)
+{
+    External (\_SB.PCI0, DeviceObj)
+
+    /*
+     * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
+     * 00:10.0; its BAR2 (64-bit: config 0x18 low dword, 0x1C high dword) is
+     * the shared memory that holds the window. QEMU's DSDT has a node for
+     * 00:10.0 (\_SB.PCI0.S80) only while a device sits there, so this table
+     * brings its own node for that address to read the BAR through. _STA 0
+     * keeps Linux from making it a device or the PCI device's companion
+     * (QEMU's S80 stays that); ACPICA still serves its PCI_Config region.
+     */
+    Device (\_SB.PCI0.GSIM)
+    {
+        Name (_ADR, 0x00100000)
+        Name (_STA, Zero)
+        OperationRegion (GSCF, PCI_Config, 0x00, 0x40)
+        Field (GSCF, DWordAcc, NoLock, Preserve)
+        {
+            Offset (0x18),
+            GSBL,   32,                 // BAR2, low dword
+            GSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
+        }
+    }
+
+
+    Method (\OSDW, 0, NotSerialized)
+    {
+        If (_OSI ("Darwin"))
+        {
+            Return (One)
+        }
+
+        Return (Zero)
+    }
+
+    Device (\_SB.PCI0.LPCB)
+    {
+        Device (GMUX)
+        {
+            Name (_HID, EisaId ("APP000B"))
+            Name (_CID, "gmux")
+            Name (_STA, 0x0B)
+            /* The real _CRS of the Mac. */
+            Name (GMRS, ResourceTemplate ()
+            {
+                IO (Decode16,
+                    0x0700,             // Range Minimum
+                    0x07FF,             // Range Maximum
+                    0x01,               // Alignment
+                    0xFF,               // Length (8 bits: Linux shows io 0x700-0x7fe)
+                    )
+            })
+
+            /*
+             * TEST ONLY: the simulator window, BAR2 + 0x10000
+             * (GMUX_SIM_BAR_OFFSET), 0x1000 long (GMUX_SIM_WINDOW_LEN).
+             * QEMU's DSDT is revision 1, so AML integers are 32 bits wide and
+             * a BAR above 4 GiB (OVMF puts it there) cannot be computed as
+             * one number: the low and high dwords of _MIN and _MAX are
+             * filled separately. The window never crosses a 4 GiB boundary
+             * (the BAR is 1 MiB, naturally aligned).
+             */
+            Name (GMSW, ResourceTemplate ()
+            {
+                QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,
+                    NonCacheable, ReadWrite,
+                    0x0000000000000000, // Granularity
+                    0x0000000000000000, // Range Minimum (set by _CRS)
+                    0x0000000000000FFF, // Range Maximum (set by _CRS)
+                    0x0000000000000000, // Translation Offset
+                    0x0000000000001000, // Length
+                    ,, , AddressRangeMemory, TypeStatic)
+            })
+
+            Method (_CRS, 0, Serialized)
+            {
+                /* No device at 00:10.0 reads all ones. */
+                Store (\_SB.PCI0.GSIM.GSBL, Local0)
+                If (LEqual (Local0, 0xFFFFFFFF))
+                {
+                    Return (GMRS)       // no simulator: the Mac's resources only
+                }
+
+                /* The high dword only means something for a 64-bit BAR. */
+                Store (Zero, Local1)
+                If (LEqual (And (Local0, 0x06), 0x04))
+                {
+                    Store (\_SB.PCI0.GSIM.GSBH, Local1)
+                }
+
+                /* A BAR the firmware left unassigned reads 0. */
+                If (LAnd (LEqual (And (Local0, 0xFFFFFFF0), Zero), LEqual (Local1, Zero)))
+                {
+                    Return (GMRS)
+                }
+
+                /* QWord descriptor: _MIN at byte 14, _MAX at byte 22. */
+                CreateDWordField (GMSW, 0x0E, MINL)
+                CreateDWordField (GMSW, 0x12, MINH)
+                CreateDWordField (GMSW, 0x16, MAXL)
+                CreateDWordField (GMSW, 0x1A, MAXH)
+                Add (And (Local0, 0xFFFFFFF0), 0x00010000, MINL)
+                Add (MINL, 0x0FFF, MAXL)
+                Store (Local1, MINH)
+                Store (Local1, MAXH)
+                Return (ConcatenateResTemplate (GMRS, GMSW))
+            }
+            Method (_PRW, 0, NotSerialized)
+            {
+                /* Both paths return the same package on the Mac too. */
+                If (OSDW ())
+                {
+                    Return (Package (0x02)
+                    {
+                        0x17,                   // real: 0x50 (see header)
+                        0x03
+                    })
+                }
+
+                Return (Package (0x02)
+                {
+                    0x17,                       // real: 0x50 (see header)
+                    0x03
+                })
+            }
+
+            Scope (\_GPE)
+            {
+                Method (_L17, 0, NotSerialized)
+                {
+                    If (OSDW ())
+                    {
+                        Notify (\_SB.PCI0.LPCB.GMUX, 0x80)
+                    }
+                    ElseIf (LEqual (\_SB.PCI0.LPCB.GMUX.GPII, One))
+                    {
+                        Store (Zero, \_SB.PCI0.LPCB.GMUX.GPII)
+                    }
+                    Else
+                    {
+                        Store (One, \_SB.PCI0.LPCB.GMUX.GPII)
+                    }
+                }
+            }
+
+            /* Stand in for pad 0x01070010's RX-invert and RX-state bits. */
+            Name (GPII, Zero)
+            Name (GPIV, Zero)
+
+            Name (GMGP, 0x17)           // real: 0x50 (see header)
+            /* TEST ONLY: counts GMSP calls, so a test can see the driver call it */
+            Name (GMSC, Zero)
+            Method (GMSP, 1, NotSerialized)
+            {
+                Increment (GMSC)
+                If (LLessEqual (Arg0, One))
+                {
+                    Store (Arg0, GPII)
+                }
+            }
+
+            Method (GMLV, 0, NotSerialized)
+            {
+                Return (GPIV)
+            }
+        }
+    }
+}
