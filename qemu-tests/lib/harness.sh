@@ -280,7 +280,7 @@ profile_load()
 
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
 	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
-	APPLE_PROPS= APPLE_NVRAM_PROPS= KCMDLINE_EXTRA=
+	APPLE_PROPS= APPLE_NVRAM_PROPS= KCMDLINE_EXTRA= SMP_MAXCPUS=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
@@ -458,8 +458,13 @@ apple_efi_disk()
 # "MACSUPPORT-QMP-REPLY <id> <QMP's answer line>". QMP can run host
 # commands (migrate to "exec:"), so only the commands and device models
 # listed here pass; anything else is answered with a HostAgentRefused error.
-HOST_AGENT_COMMANDS="device_add device_del query-pci"
+HOST_AGENT_COMMANDS="device_add device_del query-pci qom-set"
 HOST_AGENT_DRIVERS="pci-testdev edu"
+# device_add of a CPU (a real GPE 0x02 on q35, for profiles with SMP_MAXCPUS)
+HOST_AGENT_CPU_DRIVER="qemu64-x86_64-cpu"
+# qom-set: only this property of a vmgenid device (a real GPE 0x05 on q35)
+HOST_AGENT_QOM_PROP="guid"
+HOST_AGENT_QOM_PATHS="vgid /machine/peripheral/vgid"
 
 # qmp_sock_path WORK: where the boot's QMP socket goes. A unix socket path
 # holds at most 107 bytes and QEMU splits option values at commas.
@@ -514,26 +519,37 @@ qmp_call()
 	printf '%s\n' "${ans%$'\r'}"
 }
 
+# json_str JSON KEY: the string value of KEY if JSON has exactly one KEY
+json_str()
+{
+	[ "$(grep -o "\"$2\"" <<< "$1" | wc -l)" = 1 ] &&
+		[[ "$1" =~ \"$2\"[[:space:]]*:[[:space:]]*\"([^\"]*)\" ]] &&
+		echo "${BASH_REMATCH[1]}"
+}
+
 # host_agent_check JSON: empty if the agent may pass JSON on, else the reason
 host_agent_check()
 {
-	local json=$1 cmd drv
+	local json=$1 cmd drv path prop
 
 	[[ "$json" == '{'*'}' ]] || { echo "not a JSON object"; return; }
-	[ "$(grep -o '"execute"' <<< "$json" | wc -l)" = 1 ] ||
-		{ echo "want exactly one execute key"; return; }
-	[[ "$json" =~ \"execute\"[[:space:]]*:[[:space:]]*\"([^\"]*)\" ]] ||
-		{ echo "no command"; return; }
-	cmd=${BASH_REMATCH[1]}
+	cmd=$(json_str "$json" execute) || { echo "want exactly one execute key"; return; }
 	[[ " $HOST_AGENT_COMMANDS " == *" $cmd "* ]] ||
 		{ echo "command $cmd not allowed (allowed: $HOST_AGENT_COMMANDS)"; return; }
-	[ "$cmd" = device_add ] || return
-	[ "$(grep -o '"driver"' <<< "$json" | wc -l)" = 1 ] &&
-		[[ "$json" =~ \"driver\"[[:space:]]*:[[:space:]]*\"([^\"]*)\" ]] ||
-		{ echo "device_add without one driver"; return; }
-	drv=${BASH_REMATCH[1]}
-	[[ " $HOST_AGENT_DRIVERS " == *" $drv "* ]] ||
-		echo "driver $drv not allowed (allowed: $HOST_AGENT_DRIVERS)"
+	case $cmd in
+	device_add)
+		drv=$(json_str "$json" driver) || { echo "device_add without one driver"; return; }
+		[[ " $HOST_AGENT_DRIVERS $HOST_AGENT_CPU_DRIVER " == *" $drv "* ]] ||
+			echo "driver $drv not allowed (allowed: $HOST_AGENT_DRIVERS $HOST_AGENT_CPU_DRIVER)"
+		;;
+	qom-set)
+		# Only {"path": <the vmgenid device>, "property": "guid", "value": ...}
+		path=$(json_str "$json" path) || { echo "qom-set without one path"; return; }
+		prop=$(json_str "$json" property) || { echo "qom-set without one property"; return; }
+		[[ " $HOST_AGENT_QOM_PATHS " == *" $path "* && "$prop" = "$HOST_AGENT_QOM_PROP" ]] ||
+			echo "qom-set only of $HOST_AGENT_QOM_PROP on $HOST_AGENT_QOM_PATHS"
+		;;
+	esac
 }
 
 # host_agent WORK SOCK PARENT: serve the guest's requests until killed or
@@ -700,7 +716,7 @@ boot_profile()
 		}
 		t0=$(now)
 		timeout "${fg[@]}" -k 5 "$limit" qemu-system-x86_64 \
-			-nodefaults -display none -no-reboot -m 512 -smp 1 \
+			-nodefaults -display none -no-reboot -m 512 -smp "1${SMP_MAXCPUS:+,maxcpus=$SMP_MAXCPUS}" \
 			-machine "$MACHINE" "${ACCEL[@]}" \
 			"${args[@]}" "${acpi[@]}" \
 			"${kernel[@]}" \
