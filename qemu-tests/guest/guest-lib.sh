@@ -383,7 +383,9 @@ tb_nth() { echo "$1" | tr ';' ' ' | awk -v n="$2" '{ print $n }'; }
 tb_load()
 {
 	modprobe macsupport_test_acpi
-	modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-}
+	# thunderbolt.ko's domain autosuspends after 15 s and has no sysfs
+	# knob for it (no runtime callbacks): the stand-in takes a parameter
+	modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS}
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
@@ -412,8 +414,16 @@ tb_raise()
 	vmgenid)
 		host_request '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/vgid","property":"guid","value":"auto"}}' > /dev/null ;;
 	cpu)
-		TB_CPU_N=$(( ${TB_CPU_N:-0} + 1 ))
-		host_request '{"execute":"device_add","arguments":{"driver":"qemu64-x86_64-cpu","id":"tbcpu'$TB_CPU_N'","socket-id":0,"core-id":'$TB_CPU_N',"thread-id":0}}' > /dev/null ;;
+		# the first raise hot-adds a CPU, each later one asks QEMU to
+		# unplug it again: both raise GPE 0x02. XRIN's handler takes the
+		# GPE, so the guest neither onlines nor ejects that CPU.
+		# (Tests run in subshells of one boot: the mark is a file.)
+		if [ ! -e /tmp/tb-cpu-added ]; then
+			host_request '{"execute":"device_add","arguments":{"driver":"qemu64-x86_64-cpu","id":"tbcpu1","socket-id":0,"core-id":1,"thread-id":0}}' > /dev/null &&
+				: > /tmp/tb-cpu-added
+		else
+			host_request '{"execute":"device_del","arguments":{"id":"tbcpu1"}}' > /dev/null
+		fi ;;
 	*) return 1 ;;
 	esac
 }
@@ -436,6 +446,19 @@ tb_fw_set()
 	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").TSET $(tb_fw_index "$2") $3" \
 		> /sys/kernel/debug/macsupport_test_acpi/eval
 }
+
+# tb_fw_index NAME: TSET's index of a TEST ONLY name (tb.asl)
+tb_fw_index()
+{
+	case $1 in
+	TPWR) echo 0 ;; TPLG) echo 1 ;; TUPD) echo 2 ;;
+	TFLT) echo 3 ;; TCON) echo 4 ;; TCOF) echo 5 ;;
+	*) echo 255 ;;
+	esac
+}
+
+# tb_no_dev VVVV:DDDD NHI: no such device below the controller
+tb_no_dev() { ! tb_find_dev "$@" > /dev/null; }
 
 # tb_gpe N: controller N's plug GPE as /sys/firmware/acpi/interrupts names it
 tb_gpe() { tb_attr "$1" methods | sed -n 's/.*XRIN=0x\([0-9a-f]*\).*/\1/p' | tr a-f A-F; }

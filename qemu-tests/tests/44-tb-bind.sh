@@ -36,7 +36,7 @@ for nhi in $EXPECT_TB_NHI; do
 		fail tb_macpm "bind-$nhi" "no $d; dmesg: $(dmesg | grep tb_macpm | tail -3 | tr '\n' ' ')"
 		continue
 	fi
-	want=$(tb_nth "$EXPECT_TB_METHODS" "$i" | tr '_' ' ')
+	want=$(tb_item "$EXPECT_TB_METHODS" "$i")
 	got=$(cat "$d/methods")
 	upsb=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/../..)")
 	dsb0=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/..)")

@@ -69,7 +69,7 @@ if ! ans=$(host_request "$req"); then
 elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 	pass tb_macpm plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
 	host_request '{"execute":"device_del","arguments":{"id":"tbdev1"}}' > /dev/null
-	wait_until 20 sh -c "! tb_find_dev 1b36:0005 $nhi" > /dev/null
+	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
 else
 	fail tb_macpm plug-enumerated "nothing under $dsb after 15 s; $(tb_state 1)"
 fi

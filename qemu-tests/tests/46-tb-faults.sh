@@ -65,7 +65,7 @@ of0=$(tb_fw 1 TCOF)
 if wait_until 20 sh -c "[ \"\$(cat $TB_CLASS/$nhi/refusals)\" -ge 1 ]" > /dev/null; then
 	sleep 2
 	reason=$(tb_attr 1 stay_on_reason)
-	warns=$(dmesg_since tb-stuck | grep -c 'tb_macpm.*XRIL')
+	warns=$(dmesg_since tb-stuck | grep -c 'tb_macpm.*XRIL still')
 	if [ "$(tb_attr 1 refusals)" = 1 ] && tb_is 1 on && [ "$warns" = 1 ] &&
 	   [ "$(tb_fw 1 TCOF)" = $((of0 + 1)) ]; then
 		pass tb_macpm xril-stuck-stays-on "'$reason'; one power-down tried, undone, logged once"

@@ -16,6 +16,7 @@ tb_fast "$nhi"
 wait_until 20 tb_is 1 off > /dev/null
 
 # --- removal during power-up ---
+gone_and_off() { tb_no_dev 1b36:0005 "$nhi" && tb_is 1 off; }
 dsb2=tb0-dsb2
 tb_fw_set 1 TUPD 1500
 tb_fw_set 1 TPLG 1
@@ -25,7 +26,7 @@ if ans=$(host_request "$req"); then
 	sleep 0.5
 	del=$(host_request '{"execute":"device_del","arguments":{"id":"tbdev2"}}')
 	tb_fw_set 1 TPLG 0
-	if t=$(wait_until 40 sh -c "! tb_find_dev 1b36:0005 $nhi > /dev/null && tb_is 1 off"); then
+	if t=$(wait_until 40 gone_and_off); then
 		pass tb_macpm removal-during-power-up "device_del 0.5 s into a 1.5 s power-up ($del): device gone, controller off again $t s later"
 	else
 		fail tb_macpm removal-during-power-up "$(tb_find_dev 1b36:0005 "$nhi") present; $(tb_state 1)"
