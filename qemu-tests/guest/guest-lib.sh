@@ -384,8 +384,11 @@ tb_load()
 {
 	modprobe macsupport_test_acpi
 	# thunderbolt.ko's domain autosuspends after 15 s and has no sysfs
-	# knob for it (no runtime callbacks): the stand-in takes a parameter
-	modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS}
+	# knob for it (no runtime callbacks): the stand-in takes a parameter.
+	# EXPECT_TB_NHI_DRIVER=none (Eagle Ridge: Debian's thunderbolt.ko has
+	# no alias for its NHI): no driver binds the NHI, as on the real Mac.
+	[ "${EXPECT_TB_NHI_DRIVER:-}" = none ] ||
+		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS}
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
@@ -494,4 +497,40 @@ tb_fast()
 		[ -e "$_f" ] && echo "$TB_FAST_MS" > "$_f"
 	done
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	# an NHI without a driver: runtime PM allowed, as a power tool
+	# (powertop, TLP, a udev rule) does for devices without a driver
+	[ "${EXPECT_TB_NHI_DRIVER:-}" = none ] || return 0
+	echo auto > "/sys/bus/pci/devices/$1/power/control"
+	# emulation gap: QEMU's ports and edu have no PM capability, which
+	# gives a real Mac's devices d3cold_allowed (with a driver, the
+	# stand-in NHI driver sets it)
+	for _p in $(tb_chain "$1"); do
+		echo 1 > "/sys/bus/pci/devices/$_p/d3cold_allowed"
+	done
+}
+
+# tb_hold NHI 1|0: hold the NHI resumed (1) or let it go (0): the stand-in
+# driver's runtime-PM reference (thunderbolt.ko's for an XDomain peer);
+# without a driver, its power/control ("on" forbids runtime suspend)
+tb_hold()
+{
+	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
+		_c=auto
+		[ "$2" = 1 ] && _c=on
+		echo "$_c" > "/sys/bus/pci/devices/$1/power/control"
+	else
+		echo "$2" > "/sys/kernel/debug/macsupport_test_nhi/$1/hold"
+	fi
+}
+
+# tb_unpowered NHI: how often the stand-in driver was called while its
+# controller was unpowered (0 without the stand-in: no driver, no calls)
+tb_unpowered()
+{
+	_f=/sys/kernel/debug/macsupport_test_nhi/$1/status
+	if [ -e "$_f" ]; then
+		sed -n 's/^unpowered: //p' "$_f"
+	else
+		echo 0
+	fi
 }

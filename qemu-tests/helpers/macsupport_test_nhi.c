@@ -4,7 +4,8 @@
  * emulated Thunderbolt controller of the QEMU harness
  *
  * The tb profiles put QEMU's edu device (1234:11e8) where a Mac's
- * Thunderbolt NHI sits, with an ACPI companion named NHI0. This driver binds
+ * Thunderbolt NHI sits, with an ACPI companion named NHI0 (MacPro6,1's
+ * three controllers: NHI0, NHI1, NHI2, the real names). This driver binds
  * such a device and does, with respect to runtime PM, what Debian 6.1's
  * thunderbolt.ko does on an Apple (Thunderbolt 1-3, not USB4) controller,
  * as read from drivers/thunderbolt in 6.1:
@@ -60,6 +61,7 @@
  */
 
 #include <linux/acpi.h>
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
@@ -262,7 +264,9 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	char name[16];
 	int ret;
 
-	if (!adev || strcmp(acpi_device_bid(adev), "NHI0"))
+	/* NHI0; MacPro6,1's second and third controllers: NHI1, NHI2 */
+	if (!adev || strncmp(acpi_device_bid(adev), "NHI", 3) ||
+	    !isdigit(acpi_device_bid(adev)[3]))
 		return -ENODEV;
 
 	nhi = kzalloc(sizeof(*nhi), GFP_KERNEL);

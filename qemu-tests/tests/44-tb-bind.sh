@@ -47,6 +47,16 @@ for nhi in $EXPECT_TB_NHI; do
 	else
 		fail tb_macpm "bind-$nhi" "methods '$got' (want '$want'), links: $(ls /sys/class/devlink | grep -e tb_macpm -e "$nhi" | tr '\n' ' ')"
 	fi
+	# no driver on the NHI (Eagle Ridge): runtime PM forbidden by default,
+	# the controller stays on and says why (test 45 allows it, as a power
+	# tool would)
+	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
+		why=$(cat "$d/stay_on_reason")
+		case "$why" in
+		*power/control*) pass tb_macpm "no-driver-reason-$nhi" "NHI without a driver, control '$(cat /sys/bus/pci/devices/$nhi/power/control)': '$why'" ;;
+		*) fail tb_macpm "no-driver-reason-$nhi" "stay_on_reason '$why', driver '$(basename "$(readlink /sys/bus/pci/devices/$nhi/driver)")', control '$(cat /sys/bus/pci/devices/$nhi/power/control)'" ;;
+		esac
+	fi
 	# hotplug ports: consumers of the NHI; DSB0 never
 	ports=
 	bad=

@@ -16,7 +16,6 @@
 
 tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
-st=/sys/kernel/debug/macsupport_test_nhi/$nhi/status
 tb_fast "$nhi"
 
 if [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = none ]; then
@@ -75,8 +74,8 @@ else
 fi
 tb_fw_set 1 TPLG 0
 if t=$(wait_until 30 tb_is 1 off); then
-	pass tb_macpm unplug-off-again "off again $t s after the device left; unpowered driver callbacks: $(sed -n 's/^unpowered: //p' "$st")"
+	pass tb_macpm unplug-off-again "off again $t s after the device left; unpowered driver callbacks: $(tb_unpowered "$nhi")"
 else
 	fail tb_macpm unplug-off-again "$(tb_state 1)"
 fi
-check tb_macpm no-unpowered-access [ "$(sed -n 's/^unpowered: //p' "$st")" = 0 ]
+check tb_macpm no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]

@@ -13,24 +13,23 @@
 [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
 
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
-hold=/sys/kernel/debug/macsupport_test_nhi/$nhi/hold
 tb_reload() { rmmod tb_macpm; tb_load; tb_fast "$nhi"; }
 tb_reload
 
 # XDomain: a held NHI
 wait_until 20 tb_is 1 off > /dev/null
-echo 1 > "$hold"
+tb_hold "$nhi" 1
 on=$(tb_attr 1 power_state)
 sleep 3
 if [ "$on" = on ] && tb_is 1 on; then
-	echo 0 > "$hold"
+	tb_hold "$nhi" 0
 	if t=$(wait_until 20 tb_is 1 off); then
 		pass tb_macpm held-nhi-stays-on "on while the NHI was held 3 s (delays ${TB_FAST_MS} ms); off $t s after release"
 	else
 		fail tb_macpm held-nhi-stays-on "not off after release: $(tb_state 1)"
 	fi
 else
-	echo 0 > "$hold"
+	tb_hold "$nhi" 0
 	fail tb_macpm held-nhi-stays-on "hold: power '$on' then $(tb_state 1)"
 fi
 

@@ -14,7 +14,6 @@
 [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
 
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
-st=/sys/kernel/debug/macsupport_test_nhi/$nhi/status
 tb_load
 tb_fast "$nhi"
 if ! wait_until 20 tb_is 1 off > /dev/null; then
@@ -56,4 +55,4 @@ else
 fi
 tb_fw_set 1 TPLG 0
 wait_until 20 tb_is 1 off > /dev/null
-check tb_macpm sleep-no-unpowered-access [ "$(sed -n 's/^unpowered: //p' "$st")" = 0 ]
+check tb_macpm sleep-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]

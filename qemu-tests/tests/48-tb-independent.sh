@@ -2,9 +2,14 @@
 #
 # A Mac with several Thunderbolt controllers (MacPro6,1: three, each NHI with
 # its own XRIN GPE): they power down and up independently. Controller 1's
-# GPE (vmgenid, 0x05) and controller 2's (CPU hot-add, 0x02) are raised for
-# real; controller 3's GPE (its real number) cannot be raised in QEMU: it
-# stays off throughout, which shows that neither plug touched it.
+# plug GPE (0x02, a QMP CPU hot-add/unplug request) is raised for real;
+# controllers 2 and 3 keep their real GPE numbers (0x15, 0x13), which QEMU
+# 7.2 cannot raise (vmgenid's GPE 0x05 does not work either: qom-set of its
+# guid is refused after realize). A controller whose GPE source is "none" is
+# powered up through its NHI instead: the stand-in driver's hold file takes
+# a runtime-PM reference on the NHI (what thunderbolt.ko does for an
+# XDomain peer), which must power up that controller only; after the
+# release it goes off again. Each time, every other controller stays off.
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ "$(echo ${EXPECT_TB_NHI:-} | wc -w)" -ge 2 ] || return 0
 
@@ -34,22 +39,48 @@ else
 	fail tb_macpm all-controllers-off "$(powers)"
 	return 0
 fi
+# others_off I: every controller but I is off ("ok"), else which is on
+others_off()
+{
+	_j=1
+	while [ $_j -le "$n" ]; do
+		[ $_j = "$1" ] || tb_is $_j off || { echo "controller $_j on"; return; }
+		_j=$((_j + 1))
+	done
+	echo ok
+}
 i=1
 while [ $i -le "$n" ]; do
 	src=$(tb_nth "$EXPECT_TB_GPE_SOURCE" $i)
+	nhi=$(tb_nth "$EXPECT_TB_NHI" $i)
 	if [ "$src" = none ] || [ "$src" = "" ]; then
+		# no plug GPE QEMU can raise: the NHI's own runtime PM
+		hold=/sys/kernel/debug/macsupport_test_nhi/$nhi/hold
+		echo 1 > "$hold"
+		if wait_until 15 tb_is $i on > /dev/null; then
+			others=$(others_off $i)
+			if [ "$others" = ok ]; then
+				pass tb_macpm "independent-$i" "holding the NHI of controller $i ($nhi, GPE 0x$(tb_gpe $i) never raised) powered only it: $(powers)"
+			else
+				fail tb_macpm "independent-$i" "$others: $(powers)"
+			fi
+		else
+			fail tb_macpm "independent-$i" "controller $i not on while its NHI is held: $(tb_state $i)"
+		fi
+		echo 0 > "$hold"
+		if t=$(wait_until 20 tb_is $i off); then
+			pass tb_macpm "independent-$i-released" "controller $i off again $t s after the release: $(powers)"
+		else
+			fail tb_macpm "independent-$i-released" "controller $i not off after the release: $(tb_state $i)"
+		fi
+		wait_until 20 all_off > /dev/null
 		i=$((i + 1))
 		continue
 	fi
 	tb_fw_set $i TPLG 1
 	tb_raise $i
 	if wait_until 15 tb_is $i on > /dev/null; then
-		others=ok
-		j=1
-		while [ $j -le "$n" ]; do
-			[ $j = $i ] || tb_is $j off || others="controller $j on"
-			j=$((j + 1))
-		done
+		others=$(others_off $i)
 		if [ "$others" = ok ]; then
 			pass tb_macpm "independent-$i" "GPE of controller $i ($src, 0x$(tb_gpe $i)) powered only it: $(powers)"
 		else

@@ -10,7 +10,6 @@
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
-st=/sys/kernel/debug/macsupport_test_nhi/$nhi/status
 tb_load
 tb_fast "$nhi"
 wait_until 20 tb_is 1 off > /dev/null
@@ -71,4 +70,4 @@ if [ $done = 50 ] && cmp -s /tmp/tb-before /tmp/tb-after &&
 else
 	fail tb_macpm cycles-50 "$done cycles; power_cycles $cy0 -> $(tb_attr 1 power_cycles), wakes $w0 -> $(tb_attr 1 gpe_wakes); diff: $(diff /tmp/tb-before /tmp/tb-after | head -6 | tr '\n' ' ')"
 fi
-check tb_macpm cycles-no-unpowered-access [ "$(sed -n 's/^unpowered: //p' "$st")" = 0 ]
+check tb_macpm cycles-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]

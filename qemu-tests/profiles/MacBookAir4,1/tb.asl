@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tb.asl - the Eagle Ridge Thunderbolt controller of a MacBookAir4,1
+ *
+ * Mirrors \_SB.PCI0.P0P2.UPSB (the real machine's DSDT): the upstream
+ * bridge UPSB, DSB0 with the NHI (NHI0) and its Apple methods XRPE (power,
+ * 1 argument), XRIL (plug level) and the Name XRIN (plug GPE), and the
+ * hotplug downstream bridges. Debian's thunderbolt.ko has no alias for
+ * Eagle Ridge's NHI: on the real Mac no driver binds it (the profile's
+ * EXPECT_TB_NHI_DRIVER=none).
+ *
+ * Simplified for QEMU's q35 (TEST ONLY, see the MacBookPro8,2 profile's
+ * tb.asl and qemu-tests/profiles/README.md):
+ *  - The Mac's root port is P0P2 (00:01.0); QEMU's is a pcie-root-port at 00:06.0
+ *    (profile QEMU_ARGS, id tb0-rp), whose node \_SB.PCI0.S30 QEMU's DSDT
+ *    has because that root port sits in the slot.
+ *  - The Mac has DSB1..DSB4; QEMU's chain has two hotplug downstream ports, DSB1
+ *    and DSB2 at device 1 and 2.
+ *  - XRPE drove the root port's link and the PCH GPIO of the controller's
+ *    power rail; here it only counts and flips TPWR, after Sleep (TUPD) on
+ *    power-on. The OSDW () (Darwin) guard is left out.
+ *  - XRIL returned the plug-detect GPIO's level; here it is derived from
+ *    TPWR and TPLG (1 = off and nothing plugged).
+ *  - XRIN and the NHI's _GPE are 0x14 on the Mac; QEMU raises GPE 0x02 for
+ *    real (QMP CPU hot-add or unplug request), so both say 0x02.
+ *  - The NHI's _DSM, _PRW and the other methods are left out. No _PS0/_PS3:
+ *    the kernel is booted with pcie_port_pm=force and the stand-in NHI
+ *    driver allows D3cold on the chain, as a real port's PM capability does.
+ */
+DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
+{
+    External (\_SB.PCI0.S30, DeviceObj)
+
+    Scope (\_SB.PCI0.S30)
+    {
+        Device (UPSB)
+        {
+            Name (_ADR, Zero)
+
+            Device (DSB0)
+            {
+                Name (_ADR, Zero)
+
+                Device (NHI0)
+                {
+                    Name (_ADR, Zero)
+
+                    /* TEST ONLY state (see the contract), read and set by tests */
+                    Name (TPWR, One)            // 1 = powered (the Mac's GP23)
+                    Name (TPLG, Zero)           // 1 = something plugged (GP04)
+                    Name (TUPD, 100)            // power-up delay, ms
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TCON, Zero)           // XRPE (1) calls
+                    Name (TCOF, Zero)           // XRPE (0) calls
+
+                    /*
+                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
+                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * the new value, or Ones for an unknown index.
+                     */
+                    Method (TSET, 2, Serialized)
+                    {
+                        Switch (ToInteger (Arg0))
+                        {
+                            Case (Zero) { TPWR = Arg1 }
+                            Case (One) { TPLG = Arg1 }
+                            Case (0x02) { TUPD = Arg1 }
+                            Case (0x03) { TFLT = Arg1 }
+                            Case (0x04) { TCON = Arg1 }
+                            Case (0x05) { TCOF = Arg1 }
+                            Default { Return (Ones) }
+                        }
+                        Return (Arg1)
+                    }
+
+                    Method (XRPE, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            If ((Arg0 == Zero))
+                            {
+                                TCOF++
+                                If ((TFLT != One))
+                                {
+                                    TPWR = Zero
+                                }
+                            }
+                            Else
+                            {
+                                TCON++
+                                Sleep (TUPD)
+                                TPWR = One
+                            }
+                        }
+                        Return (Zero)
+                    }
+
+                    Method (XRIL, 0, Serialized)
+                    {
+                        If (((TPWR == Zero) && (TPLG == Zero)))
+                        {
+                            Return (One)
+                        }
+                        Return (Zero)
+                    }
+
+                    Name (XRIN, 0x02)           // real: 0x14
+                    Name (_GPE, 0x02)           // real: 0x14
+                }
+            }
+
+            Device (DSB1)
+            {
+                Name (_ADR, 0x00010000)
+            }
+
+            Device (DSB2)
+            {
+                Name (_ADR, 0x00020000)
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tb.asl - the first Alpine Ridge (Thunderbolt 3) controller of a
+ * MacBookPro13,3
+ *
+ * Mirrors \_SB.PCI0.PEG1.UPSB (SSDT "TbtPEG12" of the real machine): the
+ * upstream bridge UPSB, DSB0 with the NHI (NHI0) and its Apple method TRPE
+ * (power, 2 arguments), and the hotplug downstream bridges. As on the real
+ * Mac there is no XRIL and no XRIN: Thunderbolt 3 has no plug GPE, so
+ * tb_macpm keeps it powered and says why. The real machine has a second,
+ * identical controller under PEG2; one is emulated (both would stay on the
+ * same way).
+ *
+ * Simplified for QEMU's q35 (TEST ONLY, see the MacBookPro8,2 profile's
+ * tb.asl and qemu-tests/profiles/README.md):
+ *  - The Mac's root port is PEG1 (00:01.1); QEMU's is a pcie-root-port at 00:06.0
+ *    (profile QEMU_ARGS, id tb0-rp), whose node \_SB.PCI0.S30 QEMU's DSDT
+ *    has because that root port sits in the slot.
+ *  - The Mac has DSB1, DSB2, DSB4 (each with a cascade of bridges below); QEMU's chain has two hotplug downstream ports, DSB1
+ *    and DSB2 at device 1 and 2.
+ *  - TRPE drove the root port's link and the PCH GPIO of the controller's
+ *    power rail; here it only counts and flips TPWR, after Sleep (TUPD) on
+ *    power-on. The OSDW () (Darwin) guard is left out.
+ *  - The NHI's _DSM, _PRW and the other methods are left out. No _PS0/_PS3:
+ *    the kernel is booted with pcie_port_pm=force and the stand-in NHI
+ *    driver allows D3cold on the chain, as a real port's PM capability does.
+ */
+DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
+{
+    External (\_SB.PCI0.S30, DeviceObj)
+
+    Scope (\_SB.PCI0.S30)
+    {
+        Device (UPSB)
+        {
+            Name (_ADR, Zero)
+
+            Device (DSB0)
+            {
+                Name (_ADR, Zero)
+
+                Device (NHI0)
+                {
+                    Name (_ADR, Zero)
+
+                    /* TEST ONLY state (see the contract), read and set by tests */
+                    Name (TPWR, One)            // 1 = powered (the Mac's GP23)
+                    Name (TPLG, Zero)           // 1 = something plugged (GP04)
+                    Name (TUPD, 100)            // power-up delay, ms
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TCON, Zero)           // TRPE (1) calls
+                    Name (TCOF, Zero)           // TRPE (0) calls
+
+                    /*
+                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
+                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * the new value, or Ones for an unknown index.
+                     */
+                    Method (TSET, 2, Serialized)
+                    {
+                        Switch (ToInteger (Arg0))
+                        {
+                            Case (Zero) { TPWR = Arg1 }
+                            Case (One) { TPLG = Arg1 }
+                            Case (0x02) { TUPD = Arg1 }
+                            Case (0x03) { TFLT = Arg1 }
+                            Case (0x04) { TCON = Arg1 }
+                            Case (0x05) { TCOF = Arg1 }
+                            Default { Return (Ones) }
+                        }
+                        Return (Arg1)
+                    }
+
+                    /*
+                     * Arg1: the real body sleeps Arg1 ms after the link
+                     * came up, before it polls the upstream port's vendor
+                     * ID (a settle delay); tb_macpm passes 0. Emulated the
+                     * same way, after the TUPD delay.
+                     */
+                    Method (TRPE, 2, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            If ((Arg0 == Zero))
+                            {
+                                TCOF++
+                                If ((TFLT != One))
+                                {
+                                    TPWR = Zero
+                                }
+                            }
+                            Else
+                            {
+                                TCON++
+                                Sleep (TUPD)
+                                Sleep (Arg1)
+                                TPWR = One
+                            }
+                        }
+                        Return (Zero)
+                    }
+                }
+            }
+
+            Device (DSB1)
+            {
+                Name (_ADR, 0x00010000)
+            }
+
+            Device (DSB2)
+            {
+                Name (_ADR, 0x00020000)
+            }
+        }
+    }
+}
