@@ -386,9 +386,13 @@ tb_load()
 	# thunderbolt.ko's domain autosuspends after 15 s and has no sysfs
 	# knob for it (no runtime callbacks): the stand-in takes a parameter.
 	# EXPECT_TB_NHI_DRIVER=none (Eagle Ridge: Debian's thunderbolt.ko has
-	# no alias for its NHI): no driver binds the NHI, as on the real Mac.
-	[ "${EXPECT_TB_NHI_DRIVER:-}" = none ] ||
+	# no alias for its NHI): no driver binds the NHI, as on the real Mac;
+	# bind=0 only gives the chain the PM flags real ports have (emulation gap)
+	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
+		modprobe macsupport_test_nhi bind=0
+	else
 		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS}
+	fi
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
@@ -499,14 +503,8 @@ tb_fast()
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	# an NHI without a driver: runtime PM allowed, as a power tool
 	# (powertop, TLP, a udev rule) does for devices without a driver
-	[ "${EXPECT_TB_NHI_DRIVER:-}" = none ] || return 0
-	echo auto > "/sys/bus/pci/devices/$1/power/control"
-	# emulation gap: QEMU's ports and edu have no PM capability, which
-	# gives a real Mac's devices d3cold_allowed (with a driver, the
-	# stand-in NHI driver sets it)
-	for _p in $(tb_chain "$1"); do
-		echo 1 > "/sys/bus/pci/devices/$_p/d3cold_allowed"
-	done
+	[ "${EXPECT_TB_NHI_DRIVER:-}" != none ] ||
+		echo auto > "/sys/bus/pci/devices/$1/power/control"
 }
 
 # tb_hold NHI 1|0: hold the NHI resumed (1) or let it go (0): the stand-in

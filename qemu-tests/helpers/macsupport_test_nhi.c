@@ -47,7 +47,9 @@
  * bridge out of D3 (pci_dev_check_d3cold()).
  *
  * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms (both 15000, as
- * TB_AUTOSUSPEND_DELAY). debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
+ * TB_AUTOSUSPEND_DELAY); bind=0 binds nothing and only sets those flags
+ * below the root port of every stand-in NHI, for a Mac whose NHI has no
+ * driver (Eagle Ridge: Debian's thunderbolt.ko has no alias for it). debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
  *
  * - status: "key: value" lines: runtime_suspends, runtime_resumes,
  *   unpowered, holds (of the NHI), root_switch_suspends,
@@ -78,6 +80,10 @@ MODULE_PARM_DESC(nhi_autosuspend_ms, "NHI autosuspend delay in ms at probe (defa
 static unsigned int domain_autosuspend_ms = 15000;
 module_param(domain_autosuspend_ms, uint, 0444);
 MODULE_PARM_DESC(domain_autosuspend_ms, "domain autosuspend delay in ms (default 15000, as thunderbolt.ko)");
+
+static bool bind = true;
+module_param(bind, bool, 0444);
+MODULE_PARM_DESC(bind, "0: bind no NHI, only give the stand-in NHIs' chains the PM flags of a real port (an NHI without a driver)");
 
 struct test_nhi {
 	struct pci_dev *pdev;
@@ -408,10 +414,33 @@ static struct pci_driver test_nhi_driver = {
 	.driver.pm	= &test_nhi_pm,
 };
 
+/* bind=0: the PM flags of real ports below each stand-in NHI's root port */
+static void test_nhi_allow_d3_unbound(void)
+{
+	struct pci_dev *pdev = NULL, *rp;
+
+	while ((pdev = pci_get_device(0x1234, 0x11e8, pdev))) {
+		rp = pcie_find_root_port(pdev);
+		if (!rp)
+			continue;
+		pci_lock_rescan_remove();
+		test_nhi_allow_d3(rp, NULL);
+		if (rp->subordinate)
+			pci_walk_bus(rp->subordinate, test_nhi_allow_d3, NULL);
+		pci_unlock_rescan_remove();
+		pci_info(pdev, "macsupport_test_nhi: not bound (bind=0), chain below %s may enter D3\n",
+			 pci_name(rp));
+	}
+}
+
 static int __init test_nhi_init(void)
 {
 	int ret;
 
+	if (!bind) {
+		test_nhi_allow_d3_unbound();
+		return 0;
+	}
 	test_nhi_root = debugfs_create_dir("macsupport_test_nhi", NULL);
 	ret = pci_register_driver(&test_nhi_driver);
 	if (ret)
@@ -422,6 +451,8 @@ module_init(test_nhi_init);
 
 static void __exit test_nhi_exit(void)
 {
+	if (!bind)
+		return;
 	pci_unregister_driver(&test_nhi_driver);
 	debugfs_remove_recursive(test_nhi_root);
 }
