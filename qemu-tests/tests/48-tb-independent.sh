@@ -6,8 +6,8 @@
 # controllers 2 and 3 keep their real GPE numbers (0x15, 0x13), which QEMU
 # 7.2 cannot raise (vmgenid's GPE 0x05 does not work either: qom-set of its
 # guid is refused after realize). A controller whose GPE source is "none" is
-# powered up through its NHI instead: the stand-in driver's hold file takes
-# a runtime-PM reference on the NHI (what thunderbolt.ko does for an
+# powered up through its NHI instead: tb_hold takes a runtime-PM reference
+# on the NHI through the stand-in driver (what thunderbolt.ko does for an
 # XDomain peer), which must power up that controller only; after the
 # release it goes off again. Each time, every other controller stays off.
 
@@ -55,8 +55,7 @@ while [ $i -le "$n" ]; do
 	nhi=$(tb_nth "$EXPECT_TB_NHI" $i)
 	if [ "$src" = none ] || [ "$src" = "" ]; then
 		# no plug GPE QEMU can raise: the NHI's own runtime PM
-		hold=/sys/kernel/debug/macsupport_test_nhi/$nhi/hold
-		echo 1 > "$hold"
+		tb_hold "$nhi" 1
 		if wait_until 15 tb_is $i on > /dev/null; then
 			others=$(others_off $i)
 			if [ "$others" = ok ]; then
@@ -67,7 +66,7 @@ while [ $i -le "$n" ]; do
 		else
 			fail tb_macpm "independent-$i" "controller $i not on while its NHI is held: $(tb_state $i)"
 		fi
-		echo 0 > "$hold"
+		tb_hold "$nhi" 0
 		if t=$(wait_until 20 tb_is $i off); then
 			pass tb_macpm "independent-$i-released" "controller $i off again $t s after the release: $(powers)"
 		else

@@ -7,7 +7,7 @@
  * its Apple methods XRPE (power, 1 argument), XRIP, XRIO, XRIL (plug level)
  * and the Name XRIN (plug GPE), and the hotplug downstream bridges.
  *
- * Simplified for QEMU's q35 (TEST ONLY, see /work/tb-contract.md):
+ * Simplified for QEMU's q35 (TEST ONLY; profiles/README.md, "Thunderbolt"):
  *  - The Mac's root port is PEG1 (00:01.1); QEMU's is a pcie-root-port at
  *    00:06.0 (profile QEMU_ARGS, id tb0-rp), whose node \_SB.PCI0.S30 QEMU's
  *    DSDT has because that root port sits in the slot. This table refers to

@@ -24,7 +24,7 @@
  * times, 1 s apart with the rail off, then retrains the link to 5 GT/s
  * where both ends can. Arg1 is unused on power-off. tb_macpm passes 0.
  *
- * Simplified for QEMU's q35 (TEST ONLY, see /work/tb-contract.md):
+ * Simplified for QEMU's q35 (TEST ONLY; profiles/README.md, "Thunderbolt"):
  *  - The Mac's root ports are BR10/BR11/BR12 below PEG0's switch; QEMU's
  *    are pcie-root-ports at 00:06.0, 00:07.0 and 00:08.0 (profile
  *    QEMU_ARGS, ids tb0-rp, tb1-rp, tb2-rp), whose nodes \_SB.PCI0.S30,
