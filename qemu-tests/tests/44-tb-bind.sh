@@ -14,12 +14,40 @@
 tb_load
 
 if [ "${EXPECT_APPLE:-0}" != 1 ]; then
+	# the control declares Apple's methods in an NHI's scope: still nothing
+	acpi=
+	for nhi in ${EXPECT_TB_NHI:-}; do
+		acpi="$acpi $(cat /sys/bus/pci/devices/$nhi/firmware_node/path 2>/dev/null)"
+	done
 	if lsmod | grep -q '^tb_macpm '; then
-		fail tb_macpm inert-on-non-apple "loaded on a non-Apple machine"
+		fail tb_macpm inert-with-apple-methods "loaded on a non-Apple machine"
+	elif [ "${acpi# }" != "${EXPECT_TB_ACPI:-}" ]; then
+		fail tb_macpm inert-with-apple-methods "NHI ACPI companions '${acpi# }', want '${EXPECT_TB_ACPI:-}'"
+	elif [ -n "$(dmesg | grep -i 'tb_macpm.*\(warn\|error\|fail\|bug\)')" ]; then
+		fail tb_macpm inert-with-apple-methods "$(dmesg | grep tb_macpm | tail -2 | tr '\n' ' ')"
 	else
-		pass tb_macpm inert-on-non-apple "refused to load; controllers with Apple's methods in the tables: $(echo $EXPECT_TB_NHI | wc -w)"
+		pass tb_macpm inert-with-apple-methods "refused to load; NHIs with Apple's methods in their scope: $(echo ${EXPECT_TB_NHI:-} | wc -w) (${acpi# })"
 	fi
 	return 0
+fi
+
+# firmware without some of Apple's methods: not taken, why said once, the
+# power method never called
+if [ -n "${EXPECT_TB_NOBIND:-}" ]; then
+	nhi=$EXPECT_TB_NOBIND
+	logged=$(dmesg | grep -c "$nhi: Thunderbolt NHI .*: $EXPECT_TB_NOBIND_WHY in its ACPI companion: not managed")
+	calls=
+	for m in TCON TCOF; do
+		echo "$EXPECT_TB_NOBIND_ACPI.$m" > /sys/kernel/debug/macsupport_test_acpi/eval
+		calls="$calls$(sed -n 's/^ok //p' /sys/kernel/debug/macsupport_test_acpi/eval)"
+	done
+	if [ -d "$TB_CLASS/$nhi" ]; then
+		fail tb_macpm "methods-missing-no-bind" "$nhi taken: methods '$(cat "$TB_CLASS/$nhi/methods")'"
+	elif [ "$logged" != 1 ] || [ "$calls" != 00 ]; then
+		fail tb_macpm "methods-missing-no-bind" "reason logged $logged time(s) (want 1), XRPE(1)/XRPE(0) calls '$calls' (want 00): $(dmesg | grep "$nhi" | tail -2 | tr '\n' ' ')"
+	else
+		pass tb_macpm "methods-missing-no-bind" "$nhi not taken, said once: '$EXPECT_TB_NOBIND_WHY'; XRPE never called"
+	fi
 fi
 
 if [ -z "${EXPECT_TB_NHI:-}" ]; then

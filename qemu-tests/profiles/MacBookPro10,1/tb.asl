@@ -43,7 +43,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbCrMB10", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY state (see the contract), read and set by tests */
+                    /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
                     Name (TPWR, One)            // 1 = powered (the Mac's GP23)
                     Name (TPLG, Zero)           // 1 = something plugged (GP04)
                     Name (TUPD, 100)            // power-up delay, ms

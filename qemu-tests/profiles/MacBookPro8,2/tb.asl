@@ -19,7 +19,7 @@
  *    flips TPWR (the stand-in for GP23), after Sleep (TUPD) on power-on.
  *    The OSDW () (Darwin) guard is left out.
  *  - XRIL returned GP04 (PCH GPIO 4 level, the plug detect line); here it
- *    is derived from TPWR and TPLG as the contract says. XRIP/XRIO wrote
+ *    is derived from TPWR and TPLG (profiles/README.md). XRIP/XRIO wrote
  *    GI04/GD04 (GPIO 4 invert and direction bits): Names here.
  *  - XRIN and the NHI's _GPE are 0x14 on the Mac; QEMU raises GPE 0x02 for
  *    real (QMP CPU hot-add or unplug request), so both say 0x02.
@@ -46,7 +46,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbLrMB82", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY state (see the contract), read and set by tests */
+                    /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
                     Name (TPWR, One)            // 1 = powered (the Mac's GP23)
                     Name (TPLG, Zero)           // 1 = something plugged (GP04)
                     Name (TUPD, 100)            // power-up delay, ms

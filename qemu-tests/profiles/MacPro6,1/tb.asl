@@ -41,7 +41,7 @@
  *    Sleep (TUPD) and Sleep (Arg1) on power-on. The OSDW () (Darwin) guard
  *    is left out (the real TRPE does nothing unless the OS is Darwin).
  *  - XRIL returned GP04/GP05/GP03 (the plug detect line); here it is
- *    derived from TPWR and TPLG as the contract says. XRIP/XRIO wrote the
+ *    derived from TPWR and TPLG (profiles/README.md). XRIP/XRIO wrote the
  *    GPIO's invert and direction bits (GI0x/GD0x): Names here. SXFP (0)
  *    cut the power rail; here it clears TPWR (tb_macpm never calls it).
  *  - XRIN and the NHI's _GPE: QEMU raises GPE 0x02 for real (QMP CPU
@@ -76,7 +76,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY state (see the contract), read and set by tests */
+                    /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
                     Name (TPWR, One)            // 1 = powered (the Mac's GP45)
                     Name (TPLG, Zero)           // 1 = something plugged (GP04)
                     Name (TUPD, 100)            // power-up delay, ms
@@ -220,7 +220,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY state (see the contract), read and set by tests */
+                    /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
                     Name (TPWR, One)            // 1 = powered (the Mac's GP46)
                     Name (TPLG, Zero)           // 1 = something plugged (GP05)
                     Name (TUPD, 100)            // power-up delay, ms
@@ -364,7 +364,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY state (see the contract), read and set by tests */
+                    /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
                     Name (TPWR, One)            // 1 = powered (the Mac's GP47)
                     Name (TPLG, Zero)           // 1 = something plugged (GP03)
                     Name (TUPD, 100)            // power-up delay, ms
