@@ -153,14 +153,42 @@ fi
 # --- Thunderbolt and quirks ---------------------------------------------------
 demo_section "Thunderbolt (tb_macpm) and quirks (mac_quirks)"
 dmesg_since demo | sed -n 's/^\[[ 0-9.]*\] //; /^\(tb_macpm\|mac_quirks\): /p'
-if dmesg_since demo | grep -q 'tb_macpm: .*: 0 Thunderbolt controller(s)'; then
+if [ -n "${EXPECT_TB_NHI:-}" ] && [ "${EXPECT_APPLE:-0}" = 1 ]; then
+	# TEST ONLY: the controller is QEMU's switch ports with an edu device as
+	# its NHI, which tb_macpm takes only through test_nhi_id=, and the
+	# stand-in driver does to it what thunderbolt.ko does to a real NHI
+	nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+	rmmod tb_macpm
+	tb_load
+	tb_fast "$nhi"
+	echo "The Thunderbolt controller is a TEST ONLY stand-in: QEMU's PCIe switch ports and an"
+	echo "edu device as its NHI ($nhi), taken with tb_macpm test_nhi_id=$TB_TEST_ID; the SSDT's"
+	echo "power methods only flip a variable. tb_macpm's view, /sys/class/tb_macpm/$nhi:"
+	echo "  methods $(tb_attr 1 methods), $(tb_attr 1 generation)"
+	if t=$(wait_until 20 tb_is 1 off); then
+		echo "  idle: powered off $t s after load (delays shortened to $TB_FAST_MS ms for the demo)"
+	else
+		echo "  idle: still on: $(tb_attr 1 stay_on_reason)"
+	fi
+	if [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = cpu ] && tb_is 1 off; then
+		tb_fw_set 1 TPLG 1 > /dev/null
+		tb_raise 1
+		wait_until 15 tb_is 1 on > /dev/null &&
+			echo "  plug (GPE 0x$(tb_gpe 1), raised by a QMP CPU hot-add): on in $(tb_attr 1 last_wake_ms) ms"
+		tb_fw_set 1 TPLG 0 > /dev/null
+		t=$(wait_until 20 tb_is 1 off) && echo "  unplugged: off again $t s later"
+	fi
+	# checked
+	echo "  power_state $(tb_attr 1 power_state), power_cycles $(tb_attr 1 power_cycles)," \
+		"on_ms $(tb_attr 1 on_ms), off_ms $(tb_attr 1 off_ms), stay_on_reason $(tb_attr 1 stay_on_reason)"
+elif dmesg_since demo | grep -q 'tb_macpm: .*: 0 Thunderbolt controller(s)'; then
 	echo "(no ACPI node in this emulated Mac's tables carries Apple's XRPE/TRPE Thunderbolt power methods)"
 fi
 if [ -n "${EXPECT_APPLE_DROM_DEV:-}" ]; then
 	drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM
 	chain=$(readlink -f "/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV" |
 		grep -o '[0-9a-f]\{4\}:[0-9a-f]\{2\}:[0-9a-f]\{2\}\.[0-9]' | tr '\n' ' ')
-	echo "Thunderbolt-like PCIe chain (QEMU has no Thunderbolt controller): ${chain% }"
+	echo "The chain that carries Apple's Thunderbolt device properties (a PCIe switch, no controller): ${chain% }"
 	[ -f "$drom" ] && echo "  its end carries ThunderboltDROM, $(wc -c < "$drom") bytes," \
 		"from Apple's device properties (below)"
 fi

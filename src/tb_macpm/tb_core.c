@@ -67,7 +67,11 @@
  * bound NHI (device types "thunderbolt_domain" and "thunderbolt_device"),
  * and gives it back as it was when the NHI's driver unbinds or the module
  * unloads. Devices and XDomain peers (thunderbolt-net) keep the root switch
- * active, so the controller stays on while anything is connected.
+ * active, so the controller stays on while anything is connected. An NHI
+ * without a driver (Eagle Ridge: thunderbolt.ko has no alias for it) keeps
+ * the PCI core's default, runtime PM forbidden, until user space writes
+ * "auto" to its power/control (as powertop or TLP do); until then the
+ * controller stays on and stay_on_reason says why.
  *
  * Limits. Thunderbolt 3 Macs have TRPE but no XRIN: without a plug interrupt
  * the controller stays on (stay_on_reason says so). After a system sleep the
