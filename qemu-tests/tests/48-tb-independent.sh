@@ -49,6 +49,20 @@ others_off()
 	done
 	echo ok
 }
+# only_on I HOW: controller I came on (by HOW) and every other stayed off
+only_on()
+{
+	if wait_until 15 tb_is "$1" on > /dev/null; then
+		_o=$(others_off "$1")
+		if [ "$_o" = ok ]; then
+			pass tb_macpm "independent-$1" "$2 powered only it: $(powers)"
+		else
+			fail tb_macpm "independent-$1" "$_o: $(powers)"
+		fi
+	else
+		fail tb_macpm "independent-$1" "controller $1 not on ($2): $(tb_state "$1")"
+	fi
+}
 i=1
 while [ $i -le "$n" ]; do
 	src=$(tb_nth "$EXPECT_TB_GPE_SOURCE" $i)
@@ -56,39 +70,19 @@ while [ $i -le "$n" ]; do
 	if [ "$src" = none ] || [ "$src" = "" ]; then
 		# no plug GPE QEMU can raise: the NHI's own runtime PM
 		tb_hold "$nhi" 1
-		if wait_until 15 tb_is $i on > /dev/null; then
-			others=$(others_off $i)
-			if [ "$others" = ok ]; then
-				pass tb_macpm "independent-$i" "holding the NHI of controller $i ($nhi, GPE 0x$(tb_gpe $i) never raised) powered only it: $(powers)"
-			else
-				fail tb_macpm "independent-$i" "$others: $(powers)"
-			fi
-		else
-			fail tb_macpm "independent-$i" "controller $i not on while its NHI is held: $(tb_state $i)"
-		fi
+		only_on $i "holding the NHI of controller $i ($nhi, GPE 0x$(tb_gpe $i) never raised)"
 		tb_hold "$nhi" 0
 		if t=$(wait_until 20 tb_is $i off); then
 			pass tb_macpm "independent-$i-released" "controller $i off again $t s after the release: $(powers)"
 		else
 			fail tb_macpm "independent-$i-released" "controller $i not off after the release: $(tb_state $i)"
 		fi
-		wait_until 20 all_off > /dev/null
-		i=$((i + 1))
-		continue
-	fi
-	tb_fw_set $i TPLG 1
-	tb_raise $i
-	if wait_until 15 tb_is $i on > /dev/null; then
-		others=$(others_off $i)
-		if [ "$others" = ok ]; then
-			pass tb_macpm "independent-$i" "GPE of controller $i ($src, 0x$(tb_gpe $i)) powered only it: $(powers)"
-		else
-			fail tb_macpm "independent-$i" "$others: $(powers)"
-		fi
 	else
-		fail tb_macpm "independent-$i" "controller $i not on: $(tb_state $i)"
+		tb_fw_set $i TPLG 1
+		tb_raise $i
+		only_on $i "GPE of controller $i ($src, 0x$(tb_gpe $i))"
+		tb_fw_set $i TPLG 0
 	fi
-	tb_fw_set $i TPLG 0
 	wait_until 20 all_off > /dev/null
 	i=$((i + 1))
 done
