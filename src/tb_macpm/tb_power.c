@@ -408,6 +408,18 @@ static void tb_rearm_work(struct work_struct *work)
 	mutex_unlock(&ctrl->lock);
 }
 
+/*
+ * The plug GPE's trigger type: edge if the firmware has an _Exx method for
+ * it, else level (Macs have no method for XRIN's GPE: a GPIO, level).
+ */
+static u32 tb_gpe_type(u32 gpe)
+{
+	char path[sizeof("\\_GPE._E00")];
+
+	snprintf(path, sizeof(path), "\\_GPE._E%02X", gpe);
+	return acpi_has_method(NULL, path) ? ACPI_GPE_EDGE_TRIGGERED : ACPI_GPE_LEVEL_TRIGGERED;
+}
+
 int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 {
 	acpi_status status;
@@ -417,7 +429,7 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
 	if (!ctrl->has_gpe)
 		return 0;
-	status = acpi_install_gpe_handler(NULL, ctrl->gpe, ACPI_GPE_LEVEL_TRIGGERED,
+	status = acpi_install_gpe_handler(NULL, ctrl->gpe, tb_gpe_type(ctrl->gpe),
 					  tb_gpe_handler, ctrl);
 	if (ACPI_FAILURE(status)) {
 		ctrl->has_gpe = false;
