@@ -76,6 +76,19 @@ gmux_load()
 	fi
 }
 
+# gmux_wire_on: TEST ONLY: for the rest of this test (a subshell), the
+# simulated gmux's interrupt line (macsupport_test_gpe_wire): its completion
+# interrupts then arrive as on a Mac, instead of each dGPU power change that
+# a bind or unbind makes waiting out its 0.5 s timeout. Not for tests that
+# count or provoke notifications.
+gmux_wire_on()
+{
+	gmux_simulated && [ -n "${EXPECT_GMUX_GPE:-}" ] || return 0
+	grep -q "^macsupport_test_gpe_wire " /proc/modules && return 0
+	modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE" || return 0
+	trap 'rmmod macsupport_test_gpe_wire 2> /dev/null' EXIT
+}
+
 # gmux_absent: the profile's firmware declares no APP000B (EXPECT_GMUX_KIND=none)
 gmux_absent()
 {

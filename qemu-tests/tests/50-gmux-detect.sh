@@ -12,6 +12,7 @@
 # test-only parameter exercises the real windows' "nothing answers" path.
 
 [ "$EXPECT_APPLE" = 1 ] || exit 0
+gmux_wire_on
 if gmux_absent; then
 	# No APP000B (EXPECT_GMUX_KIND=none): loaded by hand, the driver binds
 	# nothing, creates no debugfs directory, claims no window and logs

@@ -6,6 +6,7 @@
 # Protocols carried over the simulator window (see 50-gmux-detect.sh).
 
 gmux_simulated || exit 0
+gmux_wire_on
 gmux_load
 if [ ! -d "$BL" ]; then
 	fail apple_gmux_ng backlight-registered "no $BL"

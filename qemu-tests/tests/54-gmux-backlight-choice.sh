@@ -16,6 +16,7 @@
 # probe that fails after the eviction.
 
 gmux_simulated || exit 0
+gmux_wire_on
 ABL="/sys/bus/acpi/drivers/Apple backlight"	# apple_bl's ACPI driver
 unload_all()
 {

@@ -10,13 +10,7 @@ snapshot()
 	cat /proc/iomem /proc/ioports
 	ls /sys/kernel/debug /sys/kernel/debug/regmap 2>/dev/null
 }
-# Each bind powers the dGPU stand-in through the gmux and waits for the
-# gmux's completion interrupt: on the simulator it fires only through the
-# test-only GPE wire, else every cycle waits out the timeout (0.5 s).
-wire=
-if gmux_simulated && [ -n "${EXPECT_GMUX_GPE:-}" ] && [ -n "${EXPECT_DGPU_DEV:-}" ]; then
-	modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE" && wire=1
-fi
+gmux_wire_on
 snapshot > /tmp/before
 bound=0
 i=0
@@ -33,7 +27,6 @@ while [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 snapshot > /tmp/after
-[ -z "$wire" ] || rmmod macsupport_test_gpe_wire
 if gmux_simulated; then want=100; else want=0; fi
 if [ "$i" = 100 ] && [ "$bound" = "$want" ] && cmp -s /tmp/before /tmp/after; then
 	pass apple_gmux_ng reload-100-no-leak "$i cycles, bound $bound times, iomem/ioports/debugfs unchanged"

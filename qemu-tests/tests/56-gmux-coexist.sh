@@ -6,6 +6,7 @@
 # its driver name, "apple-gmux".
 
 gmux_simulated || exit 0
+gmux_wire_on
 modprobe macsupport_test_gmux_standin
 dmesg_mark coexist
 if gmux_load 2>/dev/null; then

@@ -10,6 +10,7 @@
 # an audio driver and the GPU's runtime PM (item 3).
 
 [ -n "${EXPECT_DGPU_AUDIO_DEV:-}" ] || exit 0
+gmux_wire_on
 D=$EXPECT_DGPU_DEV
 A=$EXPECT_DGPU_AUDIO_DEV
 L=/sys/class/devlink/pci:$D--pci:$A

@@ -20,6 +20,7 @@ if ! gmux_simulated; then
 	return 0
 fi
 
+gmux_wire_on
 gmux_load
 A=$(boot_gpu_attr)
 if [ -f "$A" ] && [ "$(stat -c %a "$A")" = 644 ]; then

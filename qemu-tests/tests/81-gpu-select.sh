@@ -47,6 +47,7 @@ if ! gmux_simulated; then
 	return 0
 fi
 
+gmux_wire_on
 gmux_load
 A=$(boot_gpu_attr)
 echo unset > "$A"

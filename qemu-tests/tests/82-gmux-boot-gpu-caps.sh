@@ -7,6 +7,7 @@
 # same writes with the capability work, so the refusal was about it.
 
 gmux_simulated || return 0
+gmux_wire_on
 gmux_load
 A=$(boot_gpu_attr)
 echo integrated > "$A"
