@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR
+# harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_SWITCH
 #
 # GPU switching through the real vga_switcheroo core (issue 8, items 1 and
 # 2). The test-only fake GPU driver binds the two display stand-ins (iGPU
