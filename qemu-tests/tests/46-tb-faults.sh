@@ -20,11 +20,11 @@ tb_reload
 wait_until 20 tb_is 1 off > /dev/null
 tb_hold "$nhi" 1
 on=$(tb_attr 1 power_state)
-sleep 3
+sleep 2
 if [ "$on" = on ] && tb_is 1 on; then
 	tb_hold "$nhi" 0
 	if t=$(wait_until 20 tb_is 1 off); then
-		pass tb_macpm held-nhi-stays-on "on while the NHI was held 3 s (delays ${TB_FAST_MS} ms); off $t s after release"
+		pass tb_macpm held-nhi-stays-on "on while the NHI was held 2 s (delays ${TB_FAST_MS} ms); off $t s after release"
 	else
 		fail tb_macpm held-nhi-stays-on "not off after release: $(tb_state 1)"
 	fi
