@@ -58,7 +58,7 @@ deps:
 	qemu-tests/deps
 
 check: deps
-	$(MAKE) modules
+	$(MAKE) -j$$(nproc) modules
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/run
 
 # The debug kernel is built once per source version and config, cached in
@@ -69,12 +69,12 @@ check-debug:
 	qemu-tests/debug-kernel/check $(PROFILES)
 
 demo: deps
-	$(MAKE) modules
+	$(MAKE) -j$$(nproc) modules
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/demo $(if $(SHELL_GUEST),--shell)
 
 # Benchmarks in emulated Macs (register accesses, time per operation).
 bench: deps
-	$(MAKE) modules
+	$(MAKE) -j$$(nproc) modules
 	$(MAKE) -s -C src/lib/tests bench
 	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/bench/run
 

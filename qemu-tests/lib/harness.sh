@@ -249,15 +249,15 @@ harness_build_initramfs()
 # the initramfs.
 harness_prepare()
 {
-	make -s -C "$KDIR" M="$HARNESS_DIR/helpers" modules > "$OUT/helpers.log" 2>&1 ||
+	make -s -j"$(nproc)" -C "$KDIR" M="$HARNESS_DIR/helpers" modules > "$OUT/helpers.log" 2>&1 ||
 		{ cat "$OUT/helpers.log" >&2; die "cannot build the test helpers"; }
-	make -s -C "$HARNESS_DIR/sim" > "$OUT/sim-build.log" 2>&1 ||
+	make -s -j"$(nproc)" -C "$HARNESS_DIR/sim" > "$OUT/sim-build.log" 2>&1 ||
 		{ cat "$OUT/sim-build.log" >&2; die "cannot build the simulators (qemu-tests/sim)"; }
-	make -s -C "$TOP/tools" > "$OUT/tools-build.log" 2>&1 ||
+	make -s -j"$(nproc)" -C "$TOP/tools" > "$OUT/tools-build.log" 2>&1 ||
 		{ cat "$OUT/tools-build.log" >&2; die "cannot build tools/"; }
-	make -s -C "$HARNESS_DIR/guest" > "$OUT/guest-build.log" 2>&1 ||
+	make -s -j"$(nproc)" -C "$HARNESS_DIR/guest" > "$OUT/guest-build.log" 2>&1 ||
 		{ cat "$OUT/guest-build.log" >&2; die "cannot build the guest tools"; }
-	make -s -C "$HARNESS_DIR/efi" > "$OUT/efi-build.log" 2>&1 ||
+	make -s -j"$(nproc)" -C "$HARNESS_DIR/efi" > "$OUT/efi-build.log" 2>&1 ||
 		{ cat "$OUT/efi-build.log" >&2; die "cannot build the fake Apple firmware (qemu-tests/efi)"; }
 	harness_build_initramfs
 }
