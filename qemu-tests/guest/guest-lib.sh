@@ -410,9 +410,12 @@ tb_load()
 }
 
 # tb_fw N NAME: the SSDT's integer NAME (TPWR, TPLG, TCON, ...) of controller N
-tb_fw()
+tb_fw() { tb_eval "$(tb_nth "$EXPECT_TB_ACPI" "$1").$2"; }
+
+# tb_eval PATH: the value of the ACPI object PATH (macsupport_test_acpi)
+tb_eval()
 {
-	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").$2" > /sys/kernel/debug/macsupport_test_acpi/eval
+	echo "$1" > /sys/kernel/debug/macsupport_test_acpi/eval
 	sed -n 's/^ok //p' /sys/kernel/debug/macsupport_test_acpi/eval
 }
 

@@ -49,7 +49,8 @@
  * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms (both 15000, as
  * TB_AUTOSUSPEND_DELAY); bind=0 binds nothing and only sets those flags
  * below the root port of every stand-in NHI, for a Mac whose NHI has no
- * driver (Eagle Ridge: Debian's thunderbolt.ko has no alias for it). debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
+ * driver (Eagle Ridge: Debian's thunderbolt.ko has no alias for it).
+ * debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
  *
  * - status: "key: value" lines: runtime_suspends, runtime_resumes,
  *   unpowered, holds (of the NHI), root_switch_suspends,
@@ -184,6 +185,18 @@ static int test_nhi_allow_d3(struct pci_dev *dev, void *unused)
 	return 0;
 }
 
+/* ... to @nhi's root port and every device below it */
+static void test_nhi_allow_d3_chain(struct pci_dev *nhi)
+{
+	struct pci_dev *rp = pcie_find_root_port(nhi);
+
+	if (!rp)
+		return;
+	test_nhi_allow_d3(rp, NULL);
+	if (rp->subordinate)
+		pci_walk_bus(rp->subordinate, test_nhi_allow_d3, NULL);
+}
+
 static int test_nhi_status_show(struct seq_file *s, void *unused)
 {
 	struct test_nhi *nhi = s->private;
@@ -265,7 +278,6 @@ DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_switch_rpm_fops, test_nhi_switch_rpm_get,
 static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct acpi_device *adev = ACPI_COMPANION(&pdev->dev);
-	struct pci_dev *rp = pcie_find_root_port(pdev);
 	struct test_nhi *nhi;
 	char name[16];
 	int ret;
@@ -318,11 +330,7 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pm_runtime_mark_last_busy(nhi->domain);
 	pm_runtime_use_autosuspend(nhi->domain);
 
-	if (rp) {
-		test_nhi_allow_d3(rp, NULL);
-		if (rp->subordinate)
-			pci_walk_bus(rp->subordinate, test_nhi_allow_d3, NULL);
-	}
+	test_nhi_allow_d3_chain(pdev);
 
 	pci_set_drvdata(pdev, nhi);
 	nhi->dir = debugfs_create_dir(pci_name(pdev), test_nhi_root);
@@ -414,22 +422,14 @@ static struct pci_driver test_nhi_driver = {
 	.driver.pm	= &test_nhi_pm,
 };
 
-/* bind=0: the PM flags of real ports below each stand-in NHI's root port */
+/* bind=0: the PM flags of real ports for each stand-in NHI's chain */
 static void test_nhi_allow_d3_unbound(void)
 {
-	struct pci_dev *pdev = NULL, *rp;
+	struct pci_dev *pdev = NULL;
 
 	while ((pdev = pci_get_device(0x1234, 0x11e8, pdev))) {
-		rp = pcie_find_root_port(pdev);
-		if (!rp)
-			continue;
-		pci_lock_rescan_remove();
-		test_nhi_allow_d3(rp, NULL);
-		if (rp->subordinate)
-			pci_walk_bus(rp->subordinate, test_nhi_allow_d3, NULL);
-		pci_unlock_rescan_remove();
-		pci_info(pdev, "macsupport_test_nhi: not bound (bind=0), chain below %s may enter D3\n",
-			 pci_name(rp));
+		test_nhi_allow_d3_chain(pdev);
+		pci_info(pdev, "macsupport_test_nhi: not bound (bind=0), its chain may enter D3\n");
 	}
 }
 

@@ -530,11 +530,11 @@ static ssize_t stay_on_reason_show(struct device *dev, struct device_attribute *
 	mutex_lock(&ctrl->lock);
 	why = tb_blocker(ctrl);
 	/*
-	 * An NHI without a driver (Eagle Ridge: thunderbolt.ko has no alias
-	 * for it) keeps the PCI core's default: runtime PM forbidden until
-	 * user space writes "auto" to its power/control.
+	 * Runtime PM of the NHI forbidden: the PCI core's default for an NHI
+	 * without a driver (Eagle Ridge: thunderbolt.ko has no alias for it)
+	 * until user space writes "auto" to its power/control.
 	 */
-	if (!why && !ctrl->off && !ctrl->nhi->dev.power.runtime_auto)
+	if (!why && !ctrl->nhi->dev.power.runtime_auto)
 		why = "the NHI's runtime PM is off (its power/control is \"on\")";
 	ret = sysfs_emit(buf, "%s\n", why ?: "none");
 	mutex_unlock(&ctrl->lock);
