@@ -13,11 +13,14 @@
 /**
  * enum mac_gmux_kind - which gmux a model carries
  * @MAC_GMUX_NONE: no gmux and no APP000B device
- * @MAC_GMUX_CLASSIC: Lattice XP2, plain port I/O
- * @MAC_GMUX_INDEXED: Renesas H8S/2113 behind an indexed port mailbox
- * @MAC_GMUX_T2: gmux behind the T2, memory-mapped command window
+ * @MAC_GMUX_CLASSIC: Lattice XP2, plain port I/O (a real gmux: dual GPU, muxed)
+ * @MAC_GMUX_INDEXED: Renesas H8S/2113 behind an indexed port mailbox (a real
+ *	gmux: dual GPU, muxed)
+ * @MAC_GMUX_T2: gmux behind the T2, memory-mapped command window (a real
+ *	gmux: dual GPU, muxed)
  * @MAC_GMUX_FAKE: the firmware declares APP000B but there is no working gmux
- * @MAC_GMUX_UNKNOWN: present, but the model's kind is not documented
+ *	behind it
+ * @MAC_GMUX_UNKNOWN: APP000B present, but the model's kind is not documented
  */
 enum mac_gmux_kind {
 	MAC_GMUX_NONE,
@@ -50,6 +53,30 @@ enum mac_tb_gen {
 	MAC_TB_ICE_LAKE,
 };
 
+/**
+ * enum mac_gpu_flags - the GPUs of a model, OR-ed into &mac_model_info.gpus
+ * @MAC_GPU_INTEGRATED: an integrated GPU (in the CPU or the chipset) that
+ *	drives a display; one only used headless (e.g. for video encoding
+ *	on an iMac with a discrete GPU) does not count
+ * @MAC_GPU_DISCRETE: at least one discrete GPU (two on MacPro6,1)
+ * @MAC_GPU_MUXED: the built-in display can be switched between the
+ *	integrated and the discrete GPU; implies both other flags
+ *
+ * Where one model identifier was sold with and without a discrete GPU, the
+ * table records the configuration with the discrete GPU and says so in a
+ * comment.
+ */
+enum mac_gpu_flags {
+	MAC_GPU_INTEGRATED	= 1U << 0,
+	MAC_GPU_DISCRETE	= 1U << 1,
+	MAC_GPU_MUXED		= 1U << 2,
+};
+
+/**
+ * define MAC_GPU_ALL - every bit of &enum mac_gpu_flags
+ */
+#define MAC_GPU_ALL	(MAC_GPU_INTEGRATED | MAC_GPU_DISCRETE | MAC_GPU_MUXED)
+
 #define MAC_MODEL_FAMILY_MAX 24
 
 /**
@@ -69,18 +96,25 @@ struct mac_model_id {
  * @family: model family, e.g. "MacBookPro"
  * @major: major number
  * @minor: minor number
+ * @gpus: its GPUs, an OR of &enum mac_gpu_flags
  * @gmux: the gmux it carries
  * @tb: its Thunderbolt controller generation
- * @tb_count: how many Thunderbolt controllers it has
- * @desc: marketing name, e.g. "MacBook Pro (Retina, 15-inch, Mid 2012)"
+ * @tb_count: how many Thunderbolt controllers (host routers) it has; 0
+ *	exactly when @tb is %MAC_TB_NONE
+ * @t2: it has an Apple T2 security chip (the 2017-2020 models)
+ * @desc: marketing name as Apple's "identify your model" pages give it,
+ *	e.g. "MacBook Pro (Retina, 15-inch, Mid 2012 / Early 2013)"; where
+ *	one identifier covers several releases their names are joined by " / "
  */
 struct mac_model_info {
 	const char *family;
 	unsigned int major;
 	unsigned int minor;
+	unsigned int gpus;
 	enum mac_gmux_kind gmux;
 	enum mac_tb_gen tb;
 	unsigned int tb_count;
+	bool t2;
 	const char *desc;
 };
 
@@ -100,7 +134,12 @@ int mac_model_parse(const char *s, struct mac_model_id *id);
  * mac_model_lookup() - find a parsed model in the bundle's model table
  * @id: a model parsed by mac_model_parse()
  *
- * Return: the table entry, or NULL for a model the table does not know.
+ * The table holds every Intel Mac model identifier (2006-2020) of the
+ * MacBook, MacBookAir, MacBookPro, MacPro, Macmini, Xserve, iMac and iMacPro
+ * families; Apple silicon Macs are not in it.
+ *
+ * Return: the table entry, or NULL for a model the table does not know
+ * (callers report that as an unknown model, never as an error).
  */
 const struct mac_model_info *mac_model_lookup(const struct mac_model_id *id);
 
@@ -119,5 +158,15 @@ const char *mac_gmux_kind_name(enum mac_gmux_kind kind);
  * Return: e.g. "Light Ridge", or "none".
  */
 const char *mac_tb_gen_name(enum mac_tb_gen gen);
+
+/**
+ * mac_gpus_name() - short description of a set of GPU flags
+ * @gpus: an OR of &enum mac_gpu_flags, e.g. &mac_model_info.gpus
+ *
+ * Return: "none", "integrated", "discrete", "integrated+discrete" or
+ * "integrated+discrete, muxed"; "invalid" for unknown bits or for
+ * %MAC_GPU_MUXED without both GPUs.
+ */
+const char *mac_gpus_name(unsigned int gpus);
 
 #endif /* MACSUPPORT_MAC_MODEL_H */
