@@ -12,6 +12,12 @@
 #error "macsupport needs Linux 6.1 or newer"
 #endif
 
+/*
+ * The kernel the bundle is built for, which DKMS makes the running one:
+ * mac_quirks compares it with the first kernel that handles a quirk.
+ */
+#define MACSUPPORT_KERNEL_VERSION	LINUX_VERSION_CODE
+
 /* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #include <linux/unaligned.h>

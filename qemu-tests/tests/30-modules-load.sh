@@ -23,7 +23,11 @@ found_line()
 	tb_macpm)
 		echo "tb_macpm: $EXPECT_PRODUCT: [0-9]+ Thunderbolt controller\\(s\\) managed" ;;
 	mac_quirks)
-		echo "mac_quirks: $EXPECT_PRODUCT, .*: gmux [a-z0-9]+, Thunderbolt .* x[0-9]+" ;;
+		if [ "${EXPECT_MODEL_UNKNOWN:-0}" = 1 ]; then
+			echo "mac_quirks: $EXPECT_PRODUCT \\(board .*\\): unknown model, not in the model table"
+		else
+			echo "mac_quirks: $EXPECT_PRODUCT, .*: gmux [a-z0-9]+, Thunderbolt .* x[0-9]+"
+		fi ;;
 	esac
 }
 

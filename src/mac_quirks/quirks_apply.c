@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mac_quirks - what the module does for a quirk, and how it undoes it
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/acpi.h>
+#include <linux/pm_wakeup.h>
+
+#include "quirks.h"
+
+static void quirk_say(struct quirk_rec *rec, enum mac_quirk_state state, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	rec->state = state;
+	va_start(ap, fmt);
+	n = vscnprintf(rec->reason, sizeof(rec->reason), fmt, ap);
+	va_end(ap);
+	if ((state == MAC_QUIRK_CANNOT_APPLY || state == MAC_QUIRK_FAILED) && rec->row->fix)
+		scnprintf(rec->reason + n, sizeof(rec->reason) - n, "; fix: %s", rec->row->fix);
+}
+
+/* --- GPE storms -------------------------------------------------------- */
+
+static void quirk_mask_gpe(struct quirk_rec *rec)
+{
+	unsigned int gpe = rec->row->gpe;
+	acpi_event_status st;
+	acpi_status status;
+
+	status = acpi_get_gpe_status(NULL, gpe, &st);
+	if (ACPI_FAILURE(status)) {
+		quirk_say(rec, MAC_QUIRK_FAILED, "GPE 0x%02x does not exist here (%s)", gpe,
+			  acpi_format_exception(status));
+		return;
+	}
+	if (st & ACPI_EVENT_FLAG_MASKED) {
+		/* acpi_mask_gpe= at boot: it stays masked after we go, too */
+		quirk_say(rec, MAC_QUIRK_APPLIED, "GPE 0x%02x was already masked: %s", gpe,
+			  rec->row->what);
+		return;
+	}
+	status = acpi_mask_gpe(NULL, gpe, TRUE);
+	if (ACPI_FAILURE(status)) {
+		quirk_say(rec, MAC_QUIRK_FAILED, "masking GPE 0x%02x failed (%s)", gpe,
+			  acpi_format_exception(status));
+		return;
+	}
+	rec->gpe_masked = true;
+	quirk_say(rec, MAC_QUIRK_APPLIED, "masked GPE 0x%02x: %s", gpe, rec->row->what);
+}
+
+/* --- wake sources -------------------------------------------------------- */
+
+/* Turn wake-up off on @adev and its physical nodes, as /proc/acpi/wakeup would. */
+static void quirk_wake_off(struct quirk_wake *w)
+{
+	struct acpi_device_physical_node *entry;
+
+	if (device_may_wakeup(&w->adev->dev)) {
+		device_set_wakeup_enable(&w->adev->dev, false);
+		w->adev_off = true;
+	}
+
+	mutex_lock(&w->adev->physical_node_lock);
+	list_for_each_entry(entry, &w->adev->physical_node_list, node) {
+		if (w->nr_nodes == QUIRK_WAKE_NODES)
+			break;
+		if (device_may_wakeup(entry->dev)) {
+			device_set_wakeup_enable(entry->dev, false);
+			w->nodes[w->nr_nodes++] = entry->dev;
+		}
+	}
+	mutex_unlock(&w->adev->physical_node_lock);
+}
+
+/*
+ * Turn back on what quirk_wake_off() turned off. A physical node that went
+ * away meanwhile is no longer in the list, so only live devices are touched.
+ */
+static void quirk_wake_restore(struct quirk_wake *w)
+{
+	struct acpi_device_physical_node *entry;
+	unsigned int i;
+
+	if (w->adev_off)
+		device_set_wakeup_enable(&w->adev->dev, true);
+
+	mutex_lock(&w->adev->physical_node_lock);
+	list_for_each_entry(entry, &w->adev->physical_node_list, node)
+		for (i = 0; i < w->nr_nodes; i++)
+			if (entry->dev == w->nodes[i] && device_can_wakeup(entry->dev))
+				device_set_wakeup_enable(entry->dev, true);
+	mutex_unlock(&w->adev->physical_node_lock);
+}
+
+static void quirk_disable_wake(struct quirk_rec *rec)
+{
+	char off[64] = "", idle[64] = "", missing[64] = "";
+	const char * const *path;
+
+	for (path = rec->row->wake; *path && rec->nr_wake < QUIRK_WAKE_MAX; path++) {
+		const char *name = strrchr(*path, '.') ? strrchr(*path, '.') + 1 : *path;
+		struct quirk_wake *w = &rec->wake[rec->nr_wake];
+		struct acpi_device *adev;
+		acpi_handle handle;
+		char *list;
+
+		adev = ACPI_SUCCESS(acpi_get_handle(NULL, (char *)*path, &handle)) ?
+		       acpi_fetch_acpi_dev(handle) : NULL;
+		if (!adev || !adev->wakeup.flags.valid) {
+			list = missing;
+		} else {
+			memset(w, 0, sizeof(*w));
+			w->adev = acpi_dev_get(adev);
+			quirk_wake_off(w);
+			rec->nr_wake++;
+			list = w->adev_off || w->nr_nodes ? off : idle;
+		}
+		strlcat(list, list[0] ? ", " : "", 64);
+		strlcat(list, name, 64);
+	}
+
+	if (!rec->nr_wake) {
+		quirk_say(rec, MAC_QUIRK_FAILED, "none of the model's wake devices (%s) is a wake device here",
+			  missing);
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_APPLIED, "wake-up turned off: %s%s%s%s%s: %s",
+		  off[0] ? off : "none", idle[0] ? "; already off: " : "", idle,
+		  missing[0] ? "; absent: " : "", missing, rec->row->what);
+}
+
+/* --- the MacBookPro11,4/11,5 power-off window --------------------------- */
+
+/* The first PCI device with a resource in [@start, @end], held; or NULL. */
+static struct pci_dev *quirk_pci_in_range(resource_size_t start, resource_size_t end,
+					  int *bar)
+{
+	struct pci_dev *pdev = NULL;
+	int i;
+
+	for_each_pci_dev(pdev) {
+		for (i = 0; i < PCI_NUM_RESOURCES; i++) {
+			struct resource *r = &pdev->resource[i];
+
+			if ((r->flags & IORESOURCE_MEM) && r->end && r->start <= end &&
+			    r->end >= start) {
+				*bar = i;
+				return pdev;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void quirk_reserve(struct quirk_rec *rec)
+{
+	resource_size_t start = rec->row->start, end = start + rec->row->size - 1;
+	struct pci_dev *pdev;
+	int bar;
+
+	if (region_intersects(start, rec->row->size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "System RAM lies in %pa-%pa", &start, &end);
+		return;
+	}
+	pdev = quirk_pci_in_range(start, end, &bar);
+	if (pdev) {
+		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "%s %pR lies in %pa-%pa", pci_name(pdev),
+			  &pdev->resource[bar], &start, &end);
+		pci_dev_put(pdev);
+		return;
+	}
+
+	rec->res = request_mem_region(start, rec->row->size, "MacBook Pro poweroff workaround");
+	if (rec->res) {
+		quirk_say(rec, MAC_QUIRK_APPLIED,
+			  "reserved %pa-%pa, in which nothing lies; the kernel had not (its fixup did not run)",
+			  &start, &end);
+		return;
+	}
+	/* Something that is neither RAM nor a PCI device holds it: the kernel's reservation */
+	quirk_say(rec, MAC_QUIRK_COVERED, "%pa-%pa is reserved and nothing lies in it: %s",
+		  &start, &end, rec->row->kernel_fix);
+}
+
+/* --- checks of the kernel's own work --------------------------------------- */
+
+static bool quirk_kernel_covers(struct quirk_rec *rec)
+{
+	const struct mac_quirk *q = rec->row;
+
+	if (q->covered_since && MACSUPPORT_KERNEL_VERSION >= q->covered_since)
+		return true;
+	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "%s; Linux %u.%u and later handle it, this is %u.%u",
+		  q->what, q->covered_since >> 16, (q->covered_since >> 8) & 0xff,
+		  MACSUPPORT_KERNEL_VERSION >> 16, (MACSUPPORT_KERNEL_VERSION >> 8) & 0xff);
+	return false;
+}
+
+static void quirk_check_d0(struct quirk_rec *rec, struct pci_dev *pdev)
+{
+	if (!quirk_kernel_covers(rec))
+		return;
+	/* The early reset leaves the card in D0; a card in D3 was never reset. */
+	if (pdev->current_state != PCI_D0 && pdev->current_state != PCI_UNKNOWN) {
+		quirk_say(rec, MAC_QUIRK_FAILED, "%s is in %s: the early reset did not happen",
+			  pci_name(pdev), pci_power_name(pdev->current_state));
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_COVERED, "%s is in D0: %s", pci_name(pdev), rec->row->kernel_fix);
+}
+
+static void quirk_check_osi(struct quirk_rec *rec)
+{
+	union acpi_object arg = {
+		.string = { .type = ACPI_TYPE_STRING, .length = strlen(rec->row->osi),
+			    .pointer = (char *)rec->row->osi },
+	};
+	struct acpi_object_list args = { .count = 1, .pointer = &arg };
+	unsigned long long val;
+	acpi_status status;
+
+	status = acpi_evaluate_integer(NULL, "\\_OSI", &args, &val);
+	if (ACPI_FAILURE(status)) {
+		quirk_say(rec, MAC_QUIRK_FAILED, "evaluating _OSI(\"%s\") failed (%s)",
+			  rec->row->osi, acpi_format_exception(status));
+		return;
+	}
+	if (!val) {
+		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "_OSI(\"%s\") answers false: %s",
+			  rec->row->osi, rec->row->what);
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_COVERED, "_OSI(\"%s\") answers true: %s", rec->row->osi,
+		  rec->row->kernel_fix);
+}
+
+/**
+ * quirk_act() - do a matching row's action and record the outcome
+ * @rec: the record; @rec->row is set
+ * @pdev: the PCI device the row matched, or NULL
+ */
+void quirk_act(struct quirk_rec *rec, struct pci_dev *pdev)
+{
+	switch (rec->row->action) {
+	case MAC_QUIRK_ACT_MASK_GPE:
+		quirk_mask_gpe(rec);
+		break;
+	case MAC_QUIRK_ACT_DISABLE_WAKE:
+		quirk_disable_wake(rec);
+		break;
+	case MAC_QUIRK_ACT_RESERVE:
+		quirk_reserve(rec);
+		break;
+	case MAC_QUIRK_ACT_CHECK_D0:
+		if (pdev)
+			quirk_check_d0(rec, pdev);
+		else
+			quirk_say(rec, MAC_QUIRK_FAILED, "the row has no PCI device to check");
+		break;
+	case MAC_QUIRK_ACT_CHECK_OSI:
+		quirk_check_osi(rec);
+		break;
+	default:
+		quirk_say(rec, MAC_QUIRK_FAILED, "unknown action %d", rec->row->action);
+		break;
+	}
+}
+
+/**
+ * quirk_explain() - say why for a decision that needs no action
+ * @rec: the record, with the state and row mac_quirk_decide() gave
+ * @pdev: the PCI device the row matched, or NULL
+ */
+void quirk_explain(struct quirk_rec *rec, struct pci_dev *pdev)
+{
+	const struct mac_quirk *q = rec->row;
+
+	switch (rec->state) {
+	case MAC_QUIRK_NOT_APPLICABLE:
+		strscpy(rec->reason, "does not apply to this Mac", sizeof(rec->reason));
+		break;
+	case MAC_QUIRK_DISABLED:
+		quirk_say(rec, MAC_QUIRK_DISABLED, "turned off by mac_quirks.disable=; would handle: %s",
+			  q->what);
+		break;
+	default:
+		/* covered or not, as the core decided from the same versions */
+		if (quirk_kernel_covers(rec))
+			quirk_say(rec, MAC_QUIRK_COVERED, "%s%s%s (Linux %u.%u and later)",
+				  pdev ? pci_name(pdev) : "", pdev ? ": " : "", q->kernel_fix,
+				  q->covered_since >> 16, (q->covered_since >> 8) & 0xff);
+		break;
+	}
+}
+
+/**
+ * quirk_undo() - undo what quirk_act() did
+ * @rec: the record; left with nothing to undo
+ */
+void quirk_undo(struct quirk_rec *rec)
+{
+	unsigned int i;
+
+	if (rec->gpe_masked) {
+		acpi_mask_gpe(NULL, rec->row->gpe, FALSE);
+		rec->gpe_masked = false;
+	}
+	for (i = 0; i < rec->nr_wake; i++) {
+		quirk_wake_restore(&rec->wake[i]);
+		acpi_dev_put(rec->wake[i].adev);
+	}
+	rec->nr_wake = 0;
+	if (rec->res) {
+		release_mem_region(rec->row->start, rec->row->size);
+		rec->res = NULL;
+	}
+}
