@@ -30,6 +30,22 @@ check()
 	fi
 }
 
+# json_check MODULE NAME FILE: have the HOST validate FILE, one JSON document
+# (the output of macsupport-report --json), against
+# Documentation/macsupport-report.schema.json: the file goes base64-encoded
+# on one "json MODULE NAME BASE64" line, which the host turns into one test
+# line (ok, or not ok with the validator's first errors; report_json in
+# lib/harness.sh). The guest has no Python.
+json_check()
+{
+	if [ ! -s "$3" ]; then
+		fail "$1" "$2" "json_check: $3 is missing or empty"
+		return 1
+	fi
+	echo "json $1 $2 $(base64 -w0 < "$3")" > "$RESULTS"
+	echo "[guest] json $1 $2 # $(wc -c < "$3") bytes, validated on the host"
+}
+
 guest_report_begin()
 {
 	echo "MACSUPPORT-BEGIN profile=$PROFILE" > "$RESULTS"
@@ -548,3 +564,30 @@ tb_unpowered()
 		echo 0
 	fi
 }
+
+# --- mac_quirks helpers ----------------------------------------------------------
+
+QUIRKS_DIR=/sys/devices/platform/mac_quirks/quirks
+QUIRK_NAMES="gpe_storm wake_sources mbp_poweroff_window bcm4331_reset apple_nvme tb_cactus_ridge_s2idle osi_darwin uefi_skip_cert"
+
+# quirks_load [PARAM=VALUE...]: mac_quirks with the profile's TEST ONLY
+# stand-ins for Apple PCI parts (QUIRKS_TEST_ARGS)
+quirks_load() { modprobe mac_quirks ${QUIRKS_TEST_ARGS:-} "$@"; }
+
+# quirk_state NAME: the state word of a quirk (before the first colon)
+quirk_state() { sed -n '1s/:.*//p' "$QUIRKS_DIR/$1" 2>/dev/null; }
+
+# quirk_expected NAME: the state the profile expects (EXPECT_QUIRKS)
+quirk_expected()
+{
+	for _qe in ${EXPECT_QUIRKS:-}; do
+		[ "${_qe%%=*}" = "$1" ] && { echo "${_qe#*=}"; return; }
+	done
+	echo not-applicable
+}
+
+# gpe_line NN: /sys/firmware/acpi/interrupts/gpeNN (hex digits as the profile writes them)
+gpe_line() { cat "/sys/firmware/acpi/interrupts/gpe$(echo "$1" | tr a-f A-F)" 2>/dev/null; }
+
+# wake_lines NAME: the lines of /proc/acpi/wakeup for ACPI device NAME
+wake_lines() { awk -v n="$1" '$1 == n { print }' /proc/acpi/wakeup; }

@@ -186,6 +186,8 @@ harness_build_initramfs()
 	# The bundle's boot-GPU tool, linked statically for busybox.
 	cp "$TOP/tools/build/gpu-select-static" "$root/bin/gpu-select" ||
 		die "gpu-select not built (make -C tools)"
+	cp "$TOP/tools/build/macsupport-report-static" "$root/bin/macsupport-report" ||
+		die "macsupport-report not built (make -C tools)"
 	# Test blobs of Apple device properties, encoded by the bundle's own tool.
 	mkdir -p "$root/etc/macsupport/blobs"
 	for b in "$HARNESS_DIR"/blobs/*.json; do
@@ -287,7 +289,8 @@ profile_load()
 	PROFILE_DIR=$dir
 }
 
-# profile_env FILE: the EXPECT_* variables of the loaded profile, for the guest
+# profile_env FILE: the EXPECT_* variables of the loaded profile, and the TEST
+# ONLY module parameters its tests pass (QUIRKS_TEST_ARGS), for the guest
 profile_env()
 {
 	local v
@@ -295,10 +298,11 @@ profile_env()
 	{
 		printf 'PROFILE=%q\n' "$PROFILE"
 		printf 'SIMULATOR=%q\n' "$SIMULATOR"
+		printf 'QUIRKS_TEST_ARGS=%q\n' "${QUIRKS_TEST_ARGS:-}"
 		for v in $(compgen -v EXPECT_); do
 			printf '%s=%q\n' "$v" "${!v}"
 		done
-		echo "export PROFILE SIMULATOR $(compgen -v EXPECT_ | tr '\n' ' ')"
+		echo "export PROFILE SIMULATOR QUIRKS_TEST_ARGS $(compgen -v EXPECT_ | tr '\n' ' ')"
 	} > "$1"
 }
 
@@ -741,18 +745,83 @@ boot_dir()
 	echo "$OUT/${1//,/_}"
 }
 
+# The schema that json_check (guest-lib.sh) validates against: the one of
+# `macsupport-report --json`.
+REPORT_SCHEMA=$TOP/Documentation/macsupport-report.schema.json
+
+# json_validate FILE: validate FILE against REPORT_SCHEMA with the host's
+# /usr/bin/python3 and python3-jsonschema (qemu-tests/deps); prints a
+# one-line summary or the first errors; non-zero if FILE is not valid (or
+# cannot be checked).
+json_validate()
+{
+	/usr/bin/python3 - "$REPORT_SCHEMA" "$1" 2>&1 <<'EOF'
+import json, sys
+try:
+    import jsonschema
+except ImportError:
+    print("cannot validate: python3-jsonschema is not installed on the host (qemu-tests/deps)")
+    sys.exit(2)
+try:
+    schema = json.load(open(sys.argv[1], encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    raw = open(sys.argv[2], "rb").read()
+    doc = json.loads(raw.decode("utf-8"))
+except Exception as e:
+    print(("not JSON: %s" % e).replace("\n", " ")[:300])
+    sys.exit(1)
+errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.path))
+if errors:
+    print("; ".join("/%s: %s" % ("/".join(map(str, e.path)), e.message) for e in errors[:3])[:300])
+    sys.exit(1)
+print("valid against %s (%d bytes)" % (sys.argv[1].rsplit("/", 1)[-1], len(raw)))
+EOF
+}
+
+# report_json MACHINE FILE "MODULE NAME BASE64": the test line of one
+# json_check of the guest: its document decoded and validated on the host
+report_json()
+{
+	local machine=$1 file=$2 body=$3 module name b64 why
+
+	module=${body%% *}
+	body=${body#"$module"}
+	body=${body# }
+	name=${body%% *}
+	b64=${body#"$name"}
+	b64=${b64# }
+	[ -n "$name" ] || name=json-check
+	if [ -z "$b64" ]; then
+		report fail "$machine" "$module" "$name" "json_check sent no document"
+	elif ! printf '%s' "$b64" | base64 -d > "$file" 2>/dev/null; then
+		report fail "$machine" "$module" "$name" "json_check sent no valid base64"
+	elif why=$(json_validate "$file"); then
+		report ok "$machine" "$module" "$name" "$why"
+	else
+		report fail "$machine" "$module" "$name" "$why (document: $file)"
+	fi
+}
+
 # report_boot LABEL: turn the boot's files into test lines; fail closed.
+# Result lines: "ok MODULE TEST [# note]", "not ok MODULE TEST # reason" and
+# "json MODULE TEST BASE64" (json_check: the host validates the document).
 report_boot()
 {
-	local name=$1 work rc bad t
+	local name=$1 work rc bad t nj=0
 
 	work=$(boot_dir "$1")
 	rc=$(cat "$work/status" 2>/dev/null || echo none)
 	t=$(cat "$work/time" 2>/dev/null || echo "?")
 
 	sed -n '/^MACSUPPORT-BEGIN/,/^MACSUPPORT-END/p' "$work/results" 2>/dev/null |
-		grep -E '^(ok|not ok) ' > "$work/lines"
+		grep -E '^(ok|not ok|json) ' > "$work/lines"
 	while IFS= read -r line; do
+		if [[ "$line" == "json "* ]]; then
+			nj=$((nj + 1))
+			report_json "$name" "$work/json-$nj.json" "${line#json }"
+			continue
+		fi
 		# "ok MODULE TEST [# note]"
 		local res=ok body module rest
 		[[ "$line" == "not ok "* ]] && res=fail

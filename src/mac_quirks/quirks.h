@@ -20,8 +20,8 @@
  * struct quirk_wake - wake-up the module turned off on one ACPI device
  * @adev: the ACPI device, held
  * @adev_off: wake-up of @adev itself was on and is now off
- * @nodes: physical nodes whose wake-up was on and is now off (compared,
- *	never dereferenced: the node list is walked again to restore)
+ * @nodes: physical nodes whose wake-up was on and is now off, held (to
+ *	restore, the node list is walked again: only nodes still in it count)
  * @nr_nodes: entries in @nodes
  */
 struct quirk_wake {

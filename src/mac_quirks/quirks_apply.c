@@ -12,7 +12,8 @@
 
 #include "quirks.h"
 
-static void quirk_say(struct quirk_rec *rec, enum mac_quirk_state state, const char *fmt, ...)
+static __printf(3, 4)
+void quirk_say(struct quirk_rec *rec, enum mac_quirk_state state, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -73,15 +74,16 @@ static void quirk_wake_off(struct quirk_wake *w)
 			break;
 		if (device_may_wakeup(entry->dev)) {
 			device_set_wakeup_enable(entry->dev, false);
-			w->nodes[w->nr_nodes++] = entry->dev;
+			w->nodes[w->nr_nodes++] = get_device(entry->dev);
 		}
 	}
 	mutex_unlock(&w->adev->physical_node_lock);
 }
 
 /*
- * Turn back on what quirk_wake_off() turned off. A physical node that went
- * away meanwhile is no longer in the list, so only live devices are touched.
+ * Turn back on what quirk_wake_off() turned off, and drop the references.
+ * A physical node that went away meanwhile is no longer in the list, so
+ * only devices still bound to the ACPI device are touched.
  */
 static void quirk_wake_restore(struct quirk_wake *w)
 {
@@ -97,6 +99,12 @@ static void quirk_wake_restore(struct quirk_wake *w)
 			if (entry->dev == w->nodes[i] && device_can_wakeup(entry->dev))
 				device_set_wakeup_enable(entry->dev, true);
 	mutex_unlock(&w->adev->physical_node_lock);
+
+	for (i = 0; i < w->nr_nodes; i++)
+		put_device(w->nodes[i]);
+	w->nr_nodes = 0;
+	acpi_dev_put(w->adev);
+	w->adev = NULL;
 }
 
 static void quirk_disable_wake(struct quirk_rec *rec)
@@ -112,12 +120,13 @@ static void quirk_disable_wake(struct quirk_rec *rec)
 		char *list;
 
 		adev = ACPI_SUCCESS(acpi_get_handle(NULL, (char *)*path, &handle)) ?
-		       acpi_fetch_acpi_dev(handle) : NULL;
+		       acpi_get_acpi_dev(handle) : NULL;
 		if (!adev || !adev->wakeup.flags.valid) {
+			acpi_dev_put(adev);
 			list = missing;
 		} else {
 			memset(w, 0, sizeof(*w));
-			w->adev = acpi_dev_get(adev);
+			w->adev = adev;
 			quirk_wake_off(w);
 			rec->nr_wake++;
 			list = w->adev_off || w->nr_nodes ? off : idle;
@@ -313,10 +322,8 @@ void quirk_undo(struct quirk_rec *rec)
 		acpi_mask_gpe(NULL, rec->row->gpe, FALSE);
 		rec->gpe_masked = false;
 	}
-	for (i = 0; i < rec->nr_wake; i++) {
+	for (i = 0; i < rec->nr_wake; i++)
 		quirk_wake_restore(&rec->wake[i]);
-		acpi_dev_put(rec->wake[i].adev);
-	}
 	rec->nr_wake = 0;
 	if (rec->res) {
 		release_mem_region(rec->row->start, rec->row->size);

@@ -1,0 +1,1430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * macsupport-report: tell a Mac user what the macsupport bundle does on this
+ * machine: which Mac it is (DMI and the bundle's model table), which of the
+ * bundle's modules are loaded and bound to what, the state of each firmware
+ * quirk that mac_quirks handles (and what the user can do about those it
+ * cannot apply), the gmux, the Thunderbolt controllers and the Apple device
+ * properties. Text by default, JSON with --json (schema:
+ * Documentation/macsupport-report.schema.json). See macsupport-report.1.
+ *
+ * It only reads sysfs and procfs, needs no privilege and runs on any Linux
+ * machine; on one that is not a Mac it says so (exit status 2).
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macsupport/mac_model.h"
+
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+
+#ifndef MACSUPPORT_VERSION
+#define MACSUPPORT_VERSION "unknown"
+#endif
+
+#define SCHEMA_VERSION	1
+#define SCHEMA_FILE	"Documentation/macsupport-report.schema.json"
+
+#define DMI_DIR		"/sys/class/dmi/id"
+#define QUIRKS_DIR	"/sys/devices/platform/mac_quirks/quirks"
+#define GMUX_DRV_DIR	"/sys/bus/pnp/drivers/apple_gmux_ng"
+#define GMUX_BL_DIR	"/sys/class/backlight/gmux_backlight"
+#define TB_CLASS_DIR	"/sys/class/tb_macpm"
+#define PCI_DEV_DIR	"/sys/bus/pci/devices"
+
+/* Exit statuses; when several hold, the first in this order wins: 1, 2, 4, 3. */
+enum {
+	EXIT_OK = 0,		/* known Mac, no quirk needs the user */
+	EXIT_ERROR = 1,		/* usage or internal error */
+	EXIT_NOT_APPLE = 2,	/* not an Apple machine */
+	EXIT_UNKNOWN_MODEL = 3,	/* a Mac the model table does not know */
+	EXIT_ACTION = 4,	/* a quirk is cannot-apply or failed */
+};
+
+#define STR_LEN		256	/* DMI strings, attribute values */
+#define LINE_LEN	1024	/* one quirk line */
+#define NAME_LEN	(NAME_MAX + 1)
+#define MAX_BINDINGS	8	/* drivers per module */
+#define MAX_DEVS	16	/* devices listed per driver */
+#define MAX_QUIRKS	128
+#define MAX_TB		8
+#define MAX_ACTIONS	(MAX_QUIRKS + 8)
+
+static const char *prog = "macsupport-report";
+static const char *root = "";	/* --root, for tests */
+
+enum quirk_state {
+	Q_APPLIED,
+	Q_COVERED,
+	Q_NOT_APPLICABLE,
+	Q_CANNOT_APPLY,
+	Q_DISABLED,
+	Q_FAILED,
+	Q_UNKNOWN,	/* unreadable or not in the ABI's format */
+	Q_STATES
+};
+
+static const char *const quirk_states[Q_STATES] = {
+	[Q_APPLIED] = "applied",
+	[Q_COVERED] = "covered",
+	[Q_NOT_APPLICABLE] = "not-applicable",
+	[Q_CANNOT_APPLY] = "cannot-apply",
+	[Q_DISABLED] = "disabled",
+	[Q_FAILED] = "failed",
+	[Q_UNKNOWN] = "unknown",
+};
+
+/* A string read from a file; !ok: missing or unreadable (JSON null) */
+struct value {
+	bool ok;
+	char s[STR_LEN];
+};
+
+struct binding {
+	char bus[NAME_LEN];
+	char drv[NAME_LEN];
+	int ndevs;			/* devices found (at most MAX_DEVS listed) */
+	char devs[MAX_DEVS][NAME_LEN];
+};
+
+/*
+ * What a module serves without (or besides) a driver of its own: the
+ * controllers tb_macpm powers, the devices whose properties apple_props
+ * shows, mac_quirks's platform device.
+ */
+struct module {
+	const char *name;
+	bool loaded;
+	int nbind;
+	struct binding bind[MAX_BINDINGS];
+	int nattached;			/* found (at most MAX_DEVS listed) */
+	char attached[MAX_DEVS][NAME_LEN];
+};
+
+struct quirk {
+	char name[NAME_LEN];
+	enum quirk_state state;
+	char reason[LINE_LEN];
+	char fix[LINE_LEN];		/* "" when the line has none */
+};
+
+struct tb_ctrl {
+	char nhi[NAME_LEN];
+	struct value generation;
+	struct value power_state;
+	struct value stay_on_reason;
+	long power_cycles;		/* -1: unknown */
+};
+
+struct report {
+	struct value vendor, product, board, bios, kernel;
+	bool apple;
+	bool parsed;			/* the product is a model identifier */
+	struct mac_model_id id;
+	const struct mac_model_info *model;
+
+	struct module mods[4];
+
+	bool quirks_dir;		/* mac_quirks's quirk directory exists */
+	int nquirks;
+	bool quirks_more;		/* more than MAX_QUIRKS */
+	struct quirk *quirks;
+
+	char gmux_dev[NAME_LEN];	/* the gmux apple_gmux_ng bound, or "" */
+	struct value boot_gpu;
+	bool backlight;
+	long bl_brightness, bl_max;	/* -1: unknown */
+	struct value dgpu_power;
+
+	int ntb;
+	struct tb_ctrl tb[MAX_TB];
+
+	int prop_devices;
+	int prop_keys;
+
+	int nactions;
+	char *actions[MAX_ACTIONS];
+
+	int status;
+};
+
+static const char *const bundle_modules[] = {
+	"apple_gmux_ng", "apple_props", "tb_macpm", "mac_quirks",
+};
+
+enum { MOD_GMUX, MOD_PROPS, MOD_TB, MOD_QUIRKS };
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [--json] [--root DIR]\n"
+		"       %s --help | --version\n"
+		"\n"
+		"Reports what the macsupport bundle does on this machine: the Mac model\n"
+		"(DMI and the bundle's model table), the bundle's modules (loaded, bound\n"
+		"to what), each firmware quirk of mac_quirks (applied, covered by the\n"
+		"kernel, not applicable, cannot apply, disabled, failed; why, and the fix),\n"
+		"the gmux, the Thunderbolt controllers and the Apple device properties.\n"
+		"Reads sysfs and procfs only; needs no privilege.\n"
+		"\n"
+		"  --json       one JSON object (schema: " SCHEMA_FILE ",\n"
+		"               schema_version %d)\n"
+		"  --root DIR   read DIR/sys and DIR/proc instead of /sys and /proc (testing)\n"
+		"  --version    print the version\n"
+		"\n"
+		"Exit status: 0 a known Mac and no quirk needs action; 1 usage or internal\n"
+		"error; 2 not an Apple machine; 3 a Mac the model table does not know;\n"
+		"4 a quirk cannot be applied or failed (the report says what to do).\n"
+		"When several hold: 1 before 2 before 4 before 3.\n",
+		prog, prog, SCHEMA_VERSION);
+}
+
+static int errorf(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* path_of() - root + the formatted path; -ENAMETOOLONG if it does not fit */
+static int __printf(3, 4)
+path_of(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+	int m;
+
+	n = strlen(root);
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, n);
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/**
+ * read_line() - the first line of a small file
+ * @path: the file's full path
+ * @buf: receives the line without its newline, cut at a NUL byte and
+ *	 without trailing white space; at most @len - 1 bytes of the file
+ * @len: size of @buf
+ *
+ * Only regular files are read (a FIFO or device in a made-up tree does not
+ * block the tool).
+ *
+ * Return: 0, or -errno (@buf is then "").
+ */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	size_t got = 0;
+	ssize_t r;
+	int fd, ret = 0;
+
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	while (got < len - 1) {
+		r = read(fd, buf + got, len - 1 - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += r;
+		if (memchr(buf + got - r, '\n', r))
+			break;
+	}
+	close(fd);
+	if (ret) {
+		buf[0] = 0;
+		return ret;
+	}
+	buf[got] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	got = strlen(buf);
+	while (got && (buf[got - 1] == ' ' || buf[got - 1] == '\t' || buf[got - 1] == '\r'))
+		buf[--got] = 0;
+	return 0;
+}
+
+/* read_value() - a value from root + a formatted path */
+static void __printf(2, 3)
+read_value(struct value *v, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(root);
+	va_list ap;
+	int m;
+
+	v->ok = false;
+	v->s[0] = 0;
+	if (n >= sizeof(path))
+		return;
+	memcpy(path, root, n);
+	va_start(ap, fmt);
+	m = vsnprintf(path + n, sizeof(path) - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= sizeof(path) - n)
+		return;
+	v->ok = !read_line(path, v->s, sizeof(v->s));
+}
+
+/* parse_long() - a decimal value of at least 0, or -1 */
+static long parse_long(const struct value *v)
+{
+	char *end;
+	long n;
+
+	if (!v->ok || v->s[0] < '0' || v->s[0] > '9')
+		return -1;
+	errno = 0;
+	n = strtol(v->s, &end, 10);
+	if (errno || *end || n < 0)
+		return -1;
+	return n;
+}
+
+/* copy_str() - a string into a buffer, cut to fit */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/**
+ * list_dir() - the entries of a directory
+ * @path: the directory
+ * @names: receives up to @max names, sorted
+ * @max: size of @names
+ * @links_only: only symbolic links, and not "module" (a driver's directory)
+ *
+ * Return: how many entries there are (may exceed @max), -errno.
+ */
+static int list_dir(const char *path, char (*names)[NAME_LEN], int max, bool links_only)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		/* ".", ".." and hidden files, which sysfs does not have */
+		if (de->d_name[0] == '.')
+			continue;
+		if (links_only) {
+			char p[PATH_MAX];
+			struct stat st;
+
+			if (!strcmp(de->d_name, "module"))
+				continue;
+			if (snprintf(p, sizeof(p), "%s/%s", path, de->d_name) >= (int)sizeof(p) ||
+			    lstat(p, &st) || !S_ISLNK(st.st_mode))
+				continue;
+		}
+		if (n < max)
+			snprintf(names[n], NAME_LEN, "%s", de->d_name);
+		n++;
+	}
+	closedir(d);
+	if (max > 0)
+		qsort(names, n < max ? n : max, sizeof(*names), cmp_names);
+	return n;
+}
+
+/* add_action() - one thing the user can do (printf-like) */
+static void __printf(2, 3)
+add_action(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (r->nactions >= MAX_ACTIONS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		r->actions[r->nactions++] = s;
+}
+
+/* --- what the tool reads ------------------------------------------------ */
+
+static const char *trim_left(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static void probe_machine(struct report *r)
+{
+	const char *vendor;
+
+	read_value(&r->vendor, DMI_DIR "/sys_vendor");
+	read_value(&r->product, DMI_DIR "/product_name");
+	read_value(&r->board, DMI_DIR "/board_name");
+	read_value(&r->bios, DMI_DIR "/bios_version");
+	read_value(&r->kernel, "/proc/sys/kernel/osrelease");
+
+	vendor = trim_left(r->vendor.s);
+	r->apple = r->vendor.ok &&
+		   (!strcmp(vendor, "Apple Inc.") || !strcmp(vendor, "Apple Computer, Inc."));
+	if (!r->apple)
+		return;
+	r->parsed = r->product.ok && !mac_model_parse(trim_left(r->product.s), &r->id);
+	if (r->parsed)
+		r->model = mac_model_lookup(&r->id);
+}
+
+/* has_binding() - the module's list has the driver already */
+static bool has_binding(const struct module *m, const char *bus, const char *drv)
+{
+	int i;
+
+	for (i = 0; i < m->nbind; i++)
+		if (!strcmp(m->bind[i].bus, bus) && !strcmp(m->bind[i].drv, drv))
+			return true;
+	return false;
+}
+
+/*
+ * probe_named_drivers() - drivers named like the module on any bus: a PNP
+ * driver (apple_gmux_ng's) has no owner, so /sys/module/<m>/drivers lacks it
+ */
+static void probe_named_drivers(struct module *m)
+{
+	char buses[32][NAME_LEN];
+	char path[PATH_MAX];
+	int i, n;
+
+	if (path_of(path, sizeof(path), "/sys/bus"))
+		return;
+	n = list_dir(path, buses, 32, false);
+	if (n > 32)
+		n = 32;
+	for (i = 0; i < n && m->nbind < MAX_BINDINGS; i++) {
+		struct binding *b = &m->bind[m->nbind];
+
+		if (has_binding(m, buses[i], m->name) ||
+		    path_of(path, sizeof(path), "/sys/bus/%s/drivers/%s", buses[i], m->name) ||
+		    !is_dir(path))
+			continue;
+		copy_str(b->bus, sizeof(b->bus), buses[i]);
+		copy_str(b->drv, sizeof(b->drv), m->name);
+		b->ndevs = list_dir(path, b->devs, MAX_DEVS, true);
+		if (b->ndevs < 0)
+			b->ndevs = 0;
+		m->nbind++;
+	}
+}
+
+static void probe_module(struct module *m)
+{
+	char ents[MAX_BINDINGS * 2][NAME_LEN];
+	char path[PATH_MAX];
+	int i, n;
+
+	m->loaded = !path_of(path, sizeof(path), "/sys/module/%s", m->name) && is_dir(path);
+	if (!m->loaded)
+		return;
+	if (path_of(path, sizeof(path), "/sys/module/%s/drivers", m->name))
+		return;
+	n = list_dir(path, ents, MAX_BINDINGS * 2, false);
+	if (n > MAX_BINDINGS * 2)
+		n = MAX_BINDINGS * 2;
+	for (i = 0; i < n && m->nbind < MAX_BINDINGS; i++) {
+		struct binding *b = &m->bind[m->nbind];
+		char *colon = strchr(ents[i], ':');
+
+		/* "<bus>:<driver>" */
+		if (!colon || colon == ents[i] || !colon[1])
+			continue;
+		*colon = 0;
+		copy_str(b->bus, sizeof(b->bus), ents[i]);
+		copy_str(b->drv, sizeof(b->drv), colon + 1);
+		if (path_of(path, sizeof(path), "/sys/bus/%s/drivers/%s", b->bus, b->drv))
+			continue;
+		b->ndevs = list_dir(path, b->devs, MAX_DEVS, true);
+		if (b->ndevs < 0)
+			b->ndevs = 0;
+		m->nbind++;
+	}
+	probe_named_drivers(m);
+}
+
+/**
+ * parse_quirk() - one line of the quirk ABI
+ * @q: receives state, reason and fix
+ * @line: "<state>: <reason>[; fix: <fix>]"
+ *
+ * A state the ABI does not name, or a line without one, is Q_UNKNOWN with
+ * the whole line as the reason.
+ */
+static void parse_quirk(struct quirk *q, const char *line)
+{
+	const char *colon = strchr(line, ':');
+	const char *rest, *fix;
+	size_t n = colon ? (size_t)(colon - line) : strlen(line);
+	int i;
+
+	q->state = Q_UNKNOWN;
+	q->fix[0] = 0;
+	for (i = 0; i < Q_UNKNOWN; i++) {
+		if (strlen(quirk_states[i]) == n && !strncmp(line, quirk_states[i], n)) {
+			q->state = i;
+			break;
+		}
+	}
+	if (q->state == Q_UNKNOWN) {
+		copy_str(q->reason, sizeof(q->reason), line);
+		return;
+	}
+	rest = colon ? trim_left(colon + 1) : "";
+	fix = strstr(rest, "; fix: ");
+	if (fix) {
+		snprintf(q->reason, sizeof(q->reason), "%.*s", (int)(fix - rest), rest);
+		snprintf(q->fix, sizeof(q->fix), "%s", trim_left(fix + strlen("; fix: ")));
+	} else {
+		copy_str(q->reason, sizeof(q->reason), rest);
+	}
+}
+
+static int probe_quirks(struct report *r)
+{
+	static char names[MAX_QUIRKS][NAME_LEN];
+	char path[PATH_MAX];
+	int i, n;
+
+	if (path_of(path, sizeof(path), QUIRKS_DIR) || !is_dir(path))
+		return 0;
+	r->quirks_dir = true;
+	n = list_dir(path, names, MAX_QUIRKS, false);
+	if (n <= 0)
+		return 0;
+	if (n > MAX_QUIRKS) {
+		r->quirks_more = true;
+		n = MAX_QUIRKS;
+	}
+	r->quirks = calloc(n, sizeof(*r->quirks));
+	if (!r->quirks)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct quirk *q = &r->quirks[i];
+		char line[LINE_LEN];
+		int err;
+
+		copy_str(q->name, sizeof(q->name), names[i]);
+		err = path_of(path, sizeof(path), QUIRKS_DIR "/%s", names[i]);
+		if (!err)
+			err = read_line(path, line, sizeof(line));
+		if (err) {
+			q->state = Q_UNKNOWN;
+			snprintf(q->reason, sizeof(q->reason), "cannot read it: %s",
+				 strerror(-err));
+			continue;
+		}
+		parse_quirk(q, line);
+	}
+	r->nquirks = n;
+	return 0;
+}
+
+static void probe_gmux(struct report *r)
+{
+	char path[PATH_MAX];
+	char devs[1][NAME_LEN];
+	struct value v;
+
+	r->bl_brightness = -1;
+	r->bl_max = -1;
+	if (!path_of(path, sizeof(path), GMUX_DRV_DIR) &&
+	    list_dir(path, devs, 1, true) > 0) {
+		copy_str(r->gmux_dev, sizeof(r->gmux_dev), devs[0]);
+		read_value(&r->boot_gpu, GMUX_DRV_DIR "/%s/boot_gpu", r->gmux_dev);
+		read_value(&r->dgpu_power, GMUX_DRV_DIR "/%s/dgpu_power/power/runtime_status",
+			   r->gmux_dev);
+	}
+	r->backlight = !path_of(path, sizeof(path), GMUX_BL_DIR) && is_dir(path);
+	if (r->backlight) {
+		read_value(&v, GMUX_BL_DIR "/brightness");
+		r->bl_brightness = parse_long(&v);
+		read_value(&v, GMUX_BL_DIR "/max_brightness");
+		r->bl_max = parse_long(&v);
+	}
+}
+
+static void probe_tb(struct report *r)
+{
+	char nhis[MAX_TB][NAME_LEN];
+	char path[PATH_MAX];
+	int i, n;
+
+	if (path_of(path, sizeof(path), TB_CLASS_DIR))
+		return;
+	n = list_dir(path, nhis, MAX_TB, false);
+	if (n > MAX_TB)
+		n = MAX_TB;
+	for (i = 0; i < n; i++) {
+		struct tb_ctrl *c = &r->tb[r->ntb];
+		struct value v;
+
+		copy_str(c->nhi, sizeof(c->nhi), nhis[i]);
+		read_value(&c->generation, TB_CLASS_DIR "/%s/generation", c->nhi);
+		read_value(&c->power_state, TB_CLASS_DIR "/%s/power_state", c->nhi);
+		read_value(&c->stay_on_reason, TB_CLASS_DIR "/%s/stay_on_reason", c->nhi);
+		read_value(&v, TB_CLASS_DIR "/%s/power_cycles", c->nhi);
+		c->power_cycles = parse_long(&v);
+		r->ntb++;
+	}
+}
+
+/* Devices with an apple_properties directory, and their property files */
+static void probe_props(struct report *r)
+{
+	struct module *m = &r->mods[MOD_PROPS];
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (path_of(path, sizeof(path), PCI_DEV_DIR))
+		return;
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char p[PATH_MAX];
+		int n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (path_of(p, sizeof(p), PCI_DEV_DIR "/%s/apple_properties", de->d_name) ||
+		    !is_dir(p))
+			continue;
+		r->prop_devices++;
+		n = list_dir(p, NULL, 0, false);
+		if (n > 0)
+			r->prop_keys += n;
+		if (m->loaded && m->nattached < MAX_DEVS)
+			copy_str(m->attached[m->nattached], NAME_LEN, de->d_name);
+		if (m->loaded)
+			m->nattached++;
+	}
+	closedir(d);
+	qsort(m->attached, m->nattached < MAX_DEVS ? m->nattached : MAX_DEVS,
+	      sizeof(m->attached[0]), cmp_names);
+}
+
+/* What tb_macpm and mac_quirks serve */
+static void probe_attached(struct report *r)
+{
+	struct module *tb = &r->mods[MOD_TB], *mq = &r->mods[MOD_QUIRKS];
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; tb->loaded && i < r->ntb && i < MAX_DEVS; i++)
+		copy_str(tb->attached[tb->nattached++], NAME_LEN, r->tb[i].nhi);
+	if (mq->loaded && !path_of(path, sizeof(path), "/sys/devices/platform/mac_quirks") &&
+	    is_dir(path))
+		copy_str(mq->attached[mq->nattached++], NAME_LEN, "platform/mac_quirks");
+}
+
+static bool quirk_needs_action(const struct quirk *q)
+{
+	return q->state == Q_CANNOT_APPLY || q->state == Q_FAILED;
+}
+
+/* What the user can do, and the exit status */
+static void conclude(struct report *r)
+{
+	const struct mac_model_info *m = r->model;
+	bool action = false;
+	int i;
+
+	if (!r->apple) {
+		r->status = EXIT_NOT_APPLE;
+		return;
+	}
+	if (!m)
+		add_action(r,
+			   "Your model (%s) is not in the bundle's model table: the modules work without it, but the bundle does not know this Mac's gmux, Thunderbolt or quirks. Please report the model with this output.",
+			   r->product.ok && r->product.s[0] ? trim_left(r->product.s) : "no product name");
+	for (i = 0; i < r->nquirks; i++) {
+		const struct quirk *q = &r->quirks[i];
+
+		if (!quirk_needs_action(q))
+			continue;
+		action = true;
+		if (q->fix[0])
+			add_action(r, "%s (%s): %s", q->name, quirk_states[q->state], q->fix);
+		else
+			add_action(r, "%s (%s): %s", q->name, quirk_states[q->state],
+				   q->reason[0] ? q->reason : "see the kernel log (dmesg | grep mac_quirks)");
+	}
+	if (!r->mods[MOD_QUIRKS].loaded)
+		add_action(r, "Load mac_quirks to see and apply this Mac's firmware quirks: sudo modprobe mac_quirks");
+	else if (!r->quirks_dir)
+		add_action(r, "mac_quirks is loaded but " QUIRKS_DIR " is missing: is it an older mac_quirks? Reinstall the bundle.");
+	if (m && (m->gmux == MAC_GMUX_CLASSIC || m->gmux == MAC_GMUX_INDEXED ||
+		  m->gmux == MAC_GMUX_T2) && !r->gmux_dev[0])
+		add_action(r, "Load apple_gmux_ng for the gmux (GPU switching, backlight, dGPU power): sudo modprobe apple_gmux_ng");
+	if (m && m->tb != MAC_TB_NONE && !r->mods[MOD_TB].loaded)
+		add_action(r, "Load tb_macpm to power the Thunderbolt controller down when idle: sudo modprobe tb_macpm");
+	if (!r->mods[MOD_PROPS].loaded)
+		add_action(r, "Load apple_props to see the firmware's device properties: sudo modprobe apple_props");
+
+	if (action)
+		r->status = EXIT_ACTION;
+	else if (!m)
+		r->status = EXIT_UNKNOWN_MODEL;
+	else
+		r->status = EXIT_OK;
+}
+
+static const char *status_name(int status)
+{
+	switch (status) {
+	case EXIT_OK:
+		return "ok";
+	case EXIT_NOT_APPLE:
+		return "not-apple";
+	case EXIT_UNKNOWN_MODEL:
+		return "unknown-model";
+	case EXIT_ACTION:
+		return "action-needed";
+	}
+	return "error";
+}
+
+/* --- output: strings ---------------------------------------------------- */
+
+/**
+ * utf8_len() - length of the valid UTF-8 sequence at @s
+ * @s: NUL-terminated bytes
+ *
+ * Return: 1 to 4, or 0 for an invalid sequence (overlong forms, surrogates
+ * and code points above U+10FFFF are invalid).
+ */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned int c = s[0], cp, min;
+	int n, i;
+
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0) {
+		n = 2;
+		cp = c & 0x1f;
+		min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 3;
+		cp = c & 0x0f;
+		min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* put_text() - a string for a terminal: control bytes and invalid UTF-8 as '?' */
+static void put_text(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
+	while (*s) {
+		n = utf8_len(s);
+		if (!n || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
+			putchar('?');
+			s++;
+			continue;
+		}
+		fwrite(s, 1, n, stdout);
+		s += n;
+	}
+}
+
+/* put_json_str() - a JSON string; invalid UTF-8 bytes become U+FFFD */
+static void put_json_str(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
+
+	putchar('"');
+	while (*s) {
+		n = utf8_len(s);
+		if (!n) {
+			fputs("\\ufffd", stdout);
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+			continue;
+		}
+		switch (*s) {
+		case '"':
+			fputs("\\\"", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f)
+				printf("\\u%04x", *s);
+			else
+				putchar(*s);
+		}
+		s++;
+	}
+	putchar('"');
+}
+
+/* --- output: JSON ------------------------------------------------------- */
+
+#define JSON_DEPTH 8
+static int jdepth;
+static bool jmore[JSON_DEPTH];	/* the container at that depth has a member */
+
+/* jkey() - separator, indentation and key (NULL inside an array) */
+static void jkey(const char *key)
+{
+	int i;
+
+	if (jdepth > 0) {
+		if (jmore[jdepth])
+			putchar(',');
+		putchar('\n');
+		for (i = 0; i < jdepth; i++)
+			fputs("  ", stdout);
+		jmore[jdepth] = true;
+	}
+	if (key) {
+		put_json_str(key);
+		fputs(": ", stdout);
+	}
+}
+
+static void jopen(const char *key, char c)
+{
+	jkey(key);
+	putchar(c);
+	if (jdepth < JSON_DEPTH - 1)
+		jdepth++;
+	jmore[jdepth] = false;
+}
+
+static void jclose(char c)
+{
+	int i;
+
+	if (jmore[jdepth]) {
+		putchar('\n');
+		for (i = 0; i < jdepth - 1; i++)
+			fputs("  ", stdout);
+	}
+	if (jdepth > 0)
+		jdepth--;
+	putchar(c);
+}
+
+static void jstr(const char *key, const char *v)
+{
+	jkey(key);
+	if (v)
+		put_json_str(v);
+	else
+		fputs("null", stdout);
+}
+
+static void jval(const char *key, const struct value *v)
+{
+	jstr(key, v->ok ? v->s : NULL);
+}
+
+static void jint(const char *key, long v)
+{
+	jkey(key);
+	if (v < 0)
+		fputs("null", stdout);
+	else
+		printf("%ld", v);
+}
+
+static void jbool(const char *key, bool v)
+{
+	jkey(key);
+	fputs(v ? "true" : "false", stdout);
+}
+
+static void jnull(const char *key)
+{
+	jkey(key);
+	fputs("null", stdout);
+}
+
+static void json_model(const struct report *r)
+{
+	const struct mac_model_info *m = r->model;
+
+	if (!r->apple) {
+		jnull("model");
+		return;
+	}
+	jopen("model", '{');
+	if (r->parsed) {
+		char id[MAC_MODEL_FAMILY_MAX + 16];
+
+		snprintf(id, sizeof(id), "%s%u,%u", r->id.family, r->id.major, r->id.minor);
+		jstr("identifier", id);
+	} else {
+		jnull("identifier");
+	}
+	jbool("known", m);
+	jstr("name", m ? m->desc : NULL);
+	jstr("gmux", m ? mac_gmux_kind_name(m->gmux) : NULL);
+	if (m) {
+		jopen("thunderbolt", '{');
+		jstr("generation", mac_tb_gen_name(m->tb));
+		jint("count", m->tb_count);
+		jclose('}');
+	} else {
+		jnull("thunderbolt");
+	}
+#ifdef MAC_GPU_ALL	/* the table has gpus and t2 */
+	if (m) {
+		jopen("gpus", '[');
+		if (m->gpus & MAC_GPU_INTEGRATED)
+			jstr(NULL, "integrated");
+		if (m->gpus & MAC_GPU_DISCRETE)
+			jstr(NULL, "discrete");
+		if (m->gpus & MAC_GPU_MUXED)
+			jstr(NULL, "muxed");
+		jclose(']');
+		jkey("t2");
+		fputs(m->t2 ? "true" : "false", stdout);
+	} else {
+		jnull("gpus");
+		jnull("t2");
+	}
+#else
+	jnull("gpus");
+	jnull("t2");
+#endif
+	jclose('}');
+}
+
+static void print_json(const struct report *r)
+{
+	int i, j, k;
+
+	jopen(NULL, '{');
+	jint("schema_version", SCHEMA_VERSION);
+	jstr("tool_version", MACSUPPORT_VERSION);
+	jstr("status", status_name(r->status));
+	jint("exit_code", r->status);
+
+	jopen("machine", '{');
+	jval("sys_vendor", &r->vendor);
+	jval("product_name", &r->product);
+	jval("board_name", &r->board);
+	jval("bios_version", &r->bios);
+	jval("kernel", &r->kernel);
+	jbool("apple", r->apple);
+	jclose('}');
+	json_model(r);
+
+	jopen("modules", '[');
+	for (i = 0; i < 4; i++) {
+		const struct module *m = &r->mods[i];
+
+		jopen(NULL, '{');
+		jstr("name", m->name);
+		jbool("loaded", m->loaded);
+		jopen("bound", '[');
+		for (j = 0; j < m->nbind; j++) {
+			const struct binding *b = &m->bind[j];
+
+			jopen(NULL, '{');
+			jstr("bus", b->bus);
+			jstr("driver", b->drv);
+			jint("device_count", b->ndevs);
+			jopen("devices", '[');
+			for (k = 0; k < b->ndevs && k < MAX_DEVS; k++)
+				jstr(NULL, b->devs[k]);
+			jclose(']');
+			jclose('}');
+		}
+		jclose(']');
+		jint("attached_count", m->nattached);
+		jopen("attached", '[');
+		for (j = 0; j < m->nattached && j < MAX_DEVS; j++)
+			jstr(NULL, m->attached[j]);
+		jclose(']');
+		jclose('}');
+	}
+	jclose(']');
+
+	jopen("quirks", '{');
+	jbool("available", r->quirks_dir);
+	jbool("truncated", r->quirks_more);
+	jopen("list", '[');
+	for (i = 0; i < r->nquirks; i++) {
+		const struct quirk *q = &r->quirks[i];
+
+		jopen(NULL, '{');
+		jstr("name", q->name);
+		jstr("state", quirk_states[q->state]);
+		jstr("reason", q->reason);
+		jstr("fix", q->fix[0] ? q->fix : NULL);
+		jclose('}');
+	}
+	jclose(']');
+	jclose('}');
+
+	jopen("gmux", '{');
+	jstr("kind", r->model ? mac_gmux_kind_name(r->model->gmux) : NULL);
+	jbool("bound", r->gmux_dev[0]);
+	jstr("device", r->gmux_dev[0] ? r->gmux_dev : NULL);
+	jval("boot_gpu", &r->boot_gpu);
+	jval("dgpu_power", &r->dgpu_power);
+	if (r->backlight) {
+		jopen("backlight", '{');
+		jint("brightness", r->bl_brightness);
+		jint("max_brightness", r->bl_max);
+		jclose('}');
+	} else {
+		jnull("backlight");
+	}
+	jclose('}');
+
+	jopen("thunderbolt", '{');
+	jstr("generation", r->model ? mac_tb_gen_name(r->model->tb) : NULL);
+	jint("count", r->model ? (long)r->model->tb_count : -1);
+	jopen("controllers", '[');
+	for (i = 0; i < r->ntb; i++) {
+		const struct tb_ctrl *c = &r->tb[i];
+
+		jopen(NULL, '{');
+		jstr("nhi", c->nhi);
+		jval("generation", &c->generation);
+		jval("power_state", &c->power_state);
+		jval("stay_on_reason", &c->stay_on_reason);
+		jint("power_cycles", c->power_cycles);
+		jclose('}');
+	}
+	jclose(']');
+	jclose('}');
+
+	jopen("apple_properties", '{');
+	jint("devices", r->prop_devices);
+	jint("properties", r->prop_keys);
+	jclose('}');
+
+	jopen("actions", '[');
+	for (i = 0; i < r->nactions; i++)
+		jstr(NULL, r->actions[i]);
+	jclose(']');
+	jclose('}');
+	putchar('\n');
+}
+
+/* --- output: text ------------------------------------------------------- */
+
+/* field() - "  label:  value" with the value cleaned for the terminal */
+static void field(const char *label, const char *v)
+{
+	printf("  %-15s", label);
+	put_text(v);
+	putchar('\n');
+}
+
+static void vfield(const char *label, const struct value *v)
+{
+	field(label, v->ok ? (v->s[0] ? v->s : "(empty)") : "(not available)");
+}
+
+static void text_machine(const struct report *r)
+{
+	const struct mac_model_info *m = r->model;
+	char buf[STR_LEN + 64];
+
+	printf("Machine\n");
+	vfield("vendor:", &r->vendor);
+	vfield("product:", &r->product);
+	vfield("board:", &r->board);
+	vfield("BIOS:", &r->bios);
+	vfield("kernel:", &r->kernel);
+	if (!r->apple) {
+		field("model:", r->vendor.ok ?
+		      "not an Apple machine: the macsupport modules do nothing here" :
+		      "not an Apple machine (no DMI vendor): the macsupport modules do nothing here");
+		return;
+	}
+	if (!m) {
+		if (r->parsed)
+			snprintf(buf, sizeof(buf), "unknown model: %s%u,%u is not in the bundle's model table",
+				 r->id.family, r->id.major, r->id.minor);
+		else
+			snprintf(buf, sizeof(buf), "unknown model: the product name is not an Apple model identifier");
+		field("model:", buf);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s%u,%u, %s", m->family, m->major, m->minor, m->desc);
+	field("model:", buf);
+#ifdef MAC_GPU_ALL	/* the table has gpus and t2 */
+	snprintf(buf, sizeof(buf), "%s%s%s%s",
+		 m->gpus & MAC_GPU_INTEGRATED ? "integrated" : "",
+		 (m->gpus & MAC_GPU_INTEGRATED) && (m->gpus & MAC_GPU_DISCRETE) ? " + " : "",
+		 m->gpus & MAC_GPU_DISCRETE ? "discrete" : "",
+		 m->gpus & MAC_GPU_MUXED ? " (muxed: the gmux switches the panel)" : "");
+	field("GPUs:", buf[0] ? buf : "(not known)");
+#endif
+	field("gmux:", mac_gmux_kind_name(m->gmux));
+	if (m->tb == MAC_TB_NONE)
+		snprintf(buf, sizeof(buf), "none");
+	else
+		snprintf(buf, sizeof(buf), "%s, %u controller%s", mac_tb_gen_name(m->tb),
+			 m->tb_count, m->tb_count == 1 ? "" : "s");
+	field("Thunderbolt:", buf);
+#ifdef MAC_GPU_ALL	/* the table has gpus and t2 */
+	field("T2:", m->t2 ? "yes" : "no");
+#endif
+}
+
+/* put_list() - up to MAX_DEVS names, and how many more there are */
+static void put_list(const char (*names)[NAME_LEN], int n)
+{
+	int k;
+
+	for (k = 0; k < n && k < MAX_DEVS; k++) {
+		if (k)
+			printf(", ");
+		put_text(names[k]);
+	}
+	if (n > MAX_DEVS)
+		printf(" and %d more", n - MAX_DEVS);
+}
+
+static void text_modules(const struct report *r)
+{
+	int i, j;
+
+	printf("\nModules\n");
+	for (i = 0; i < 4; i++) {
+		const struct module *m = &r->mods[i];
+
+		printf("  %-15s", m->name);
+		if (!m->loaded) {
+			printf("not loaded\n");
+			continue;
+		}
+		printf("loaded");
+		for (j = 0; j < m->nbind; j++) {
+			const struct binding *b = &m->bind[j];
+
+			printf("%s driver ", j ? ";" : ",");
+			put_text(b->bus);
+			putchar(':');
+			put_text(b->drv);
+			if (!b->ndevs) {
+				printf(" bound to no device");
+				continue;
+			}
+			printf(" bound to ");
+			put_list(b->devs, b->ndevs);
+		}
+		if (m->nattached) {
+			printf("%s %s ", m->nbind ? ";" : ",",
+			       i == MOD_TB ? "powers" : i == MOD_PROPS ? "shows properties of" :
+			       "device");
+			put_list(m->attached, m->nattached);
+		}
+		if (!m->nbind && !m->nattached)
+			printf(", serves no device");
+		putchar('\n');
+	}
+}
+
+static void text_quirks(const struct report *r)
+{
+	int i;
+
+	printf("\nQuirks (mac_quirks)\n");
+	if (!r->quirks_dir) {
+		if (!r->apple)
+			printf("  none: not an Apple machine\n");
+		else if (!r->mods[MOD_QUIRKS].loaded)
+			printf("  unknown: mac_quirks is not loaded (load it: sudo modprobe mac_quirks)\n");
+		else
+			printf("  unknown: mac_quirks is loaded but does not show its quirks in sysfs\n");
+		return;
+	}
+	if (!r->nquirks)
+		printf("  none listed\n");
+	for (i = 0; i < r->nquirks; i++) {
+		const struct quirk *q = &r->quirks[i];
+
+		printf("  ");
+		put_text(q->name);
+		printf(": %s", quirk_states[q->state]);
+		if (q->reason[0]) {
+			printf(": ");
+			put_text(q->reason);
+		}
+		putchar('\n');
+		if (q->fix[0]) {
+			printf("      fix: ");
+			put_text(q->fix);
+			putchar('\n');
+		}
+	}
+	if (r->quirks_more)
+		printf("  (only the first %d are shown)\n", MAX_QUIRKS);
+}
+
+static void text_hardware(const struct report *r)
+{
+	const struct mac_model_info *m = r->model;
+	char buf[STR_LEN * 2];
+	int i;
+
+	printf("\ngmux\n");
+	if (!r->apple)
+		field("kind:", "none (not an Apple machine)");
+	else if (!m)
+		field("kind:", "not known (unknown model)");
+	else if (m->gmux == MAC_GMUX_FAKE)
+		field("kind:", "fake: the firmware declares a gmux that is not there");
+	else
+		field("kind:", mac_gmux_kind_name(m->gmux));
+	if (r->gmux_dev[0]) {
+		snprintf(buf, sizeof(buf), "apple_gmux_ng bound to %s", r->gmux_dev);
+		field("driver:", buf);
+		if (r->boot_gpu.ok)
+			field("next boot GPU:", r->boot_gpu.s);
+		if (r->dgpu_power.ok)
+			field("discrete GPU:", !strcmp(r->dgpu_power.s, "suspended") ?
+			      "powered off (suspended)" : r->dgpu_power.s);
+	} else if (r->apple && m && m->gmux != MAC_GMUX_NONE && m->gmux != MAC_GMUX_FAKE) {
+		field("driver:", "not bound: apple_gmux_ng is not loaded or did not bind");
+	}
+	if (r->backlight) {
+		if (r->bl_brightness >= 0 && r->bl_max >= 0)
+			snprintf(buf, sizeof(buf), "gmux_backlight, %ld of %ld",
+				 r->bl_brightness, r->bl_max);
+		else
+			snprintf(buf, sizeof(buf), "gmux_backlight");
+		field("backlight:", buf);
+	}
+
+	printf("\nThunderbolt\n");
+	if (m && m->tb != MAC_TB_NONE)
+		snprintf(buf, sizeof(buf), "%s, %u controller%s", mac_tb_gen_name(m->tb),
+			 m->tb_count, m->tb_count == 1 ? "" : "s");
+	else
+		copy_str(buf, sizeof(buf), m ? "none" : r->apple ? "not known (unknown model)" :
+			 "none (not an Apple machine)");
+	field("model table:", buf);
+	if (!r->ntb)
+		field("tb_macpm:", r->mods[MOD_TB].loaded ? "controls no controller" :
+		      "not loaded");
+	for (i = 0; i < r->ntb; i++) {
+		const struct tb_ctrl *c = &r->tb[i];
+
+		printf("  ");
+		put_text(c->nhi);
+		printf(": ");
+		put_text(c->generation.ok ? c->generation.s : "?");
+		printf(", power ");
+		put_text(c->power_state.ok ? c->power_state.s : "?");
+		if (c->power_cycles >= 0)
+			printf(", %ld power-down%s", c->power_cycles,
+			       c->power_cycles == 1 ? "" : "s");
+		if (c->stay_on_reason.ok && strcmp(c->stay_on_reason.s, "none")) {
+			printf(", stays on: ");
+			put_text(c->stay_on_reason.s);
+		}
+		putchar('\n');
+	}
+
+	printf("\nApple device properties\n");
+	if (r->prop_devices)
+		printf("  %d device%s with %d propert%s\n", r->prop_devices,
+		       r->prop_devices == 1 ? "" : "s", r->prop_keys,
+		       r->prop_keys == 1 ? "y" : "ies");
+	else
+		printf("  no device shows any%s\n",
+		       r->mods[MOD_PROPS].loaded ? "" : " (apple_props is not loaded)");
+}
+
+static void print_text(const struct report *r)
+{
+	int i;
+
+	printf("macsupport-report %s\n\n", MACSUPPORT_VERSION);
+	text_machine(r);
+	text_modules(r);
+	text_quirks(r);
+	text_hardware(r);
+
+	printf("\nSummary\n  ");
+	switch (r->status) {
+	case EXIT_NOT_APPLE:
+		printf("This is not an Apple machine: the macsupport bundle has nothing to do here.\n");
+		return;
+	case EXIT_UNKNOWN_MODEL:
+		printf("An Apple machine of an unknown model: nothing needs your action, but the bundle knows little about it.\n");
+		break;
+	case EXIT_ACTION:
+		printf("Some quirks need your action (see below).\n");
+		break;
+	default:
+		printf("Everything the bundle knows of is in order.\n");
+	}
+	if (r->nactions)
+		printf("\nWhat you can do\n");
+	for (i = 0; i < r->nactions; i++) {
+		printf("  - ");
+		put_text(r->actions[i]);
+		putchar('\n');
+	}
+}
+
+/* set_root() - "--root /" and "--root dir/" name the tree without the slash */
+static int set_root(const char *dir)
+{
+	static char buf[PATH_MAX / 2];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, n + 1);
+	while (n && buf[n - 1] == '/')
+		buf[--n] = 0;
+	root = buf;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct report *r;
+	bool json = false;
+	int i, status;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("%s %s (JSON schema_version %d)\n", prog, MACSUPPORT_VERSION,
+			       SCHEMA_VERSION);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
+			root = argv[++i];
+		} else {
+			print_help(stderr);
+			return errorf(EXIT_ERROR, "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (set_root(root))
+		return errorf(EXIT_ERROR, "--root: path too long");
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return errorf(EXIT_ERROR, "out of memory");
+	for (i = 0; i < 4; i++)
+		r->mods[i].name = bundle_modules[i];
+
+	probe_machine(r);
+	for (i = 0; i < 4; i++)
+		probe_module(&r->mods[i]);
+	if (probe_quirks(r))
+		return errorf(EXIT_ERROR, "out of memory");
+	probe_gmux(r);
+	probe_tb(r);
+	probe_props(r);
+	probe_attached(r);
+	conclude(r);
+
+	if (json)
+		print_json(r);
+	else
+		print_text(r);
+	status = r->status;
+	if (fflush(stdout) || ferror(stdout))
+		return errorf(EXIT_ERROR, "cannot write the report: %s", strerror(errno));
+	for (i = 0; i < r->nactions; i++)
+		free(r->actions[i]);
+	free(r->quirks);
+	free(r);
+	return status;
+}

@@ -1,0 +1,419 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of tools/macsupport-report, printed as TAP ("ok N - name"), run by
+# "make -C src/lib/tests run". The tool runs against made-up /sys and /proc
+# trees under a scratch directory (--root): DMI, /sys/module, the drivers'
+# directories, mac_quirks's quirk files, apple_gmux_ng's device, backlight
+# and dGPU switch, tb_macpm's class, Apple properties; and once against the
+# real machine, which is not a Mac. Every --json output is validated against
+# Documentation/macsupport-report.schema.json with python3-jsonschema.
+#
+#   test-macsupport-report.sh MACSUPPORT-REPORT
+
+set -u
+TOOL=$1
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+SCHEMA=$TOP/Documentation/macsupport-report.schema.json
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - macsupport-report $1${2:+ # $2}"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - macsupport-report $1"
+	[ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -15
+}
+
+# check NAME COMMAND...: the command's exit status decides
+check() {
+	name=$1
+	shift
+	if "$@" > "$T/err" 2>&1; then ok "$name"; else not_ok "$name"; fi
+}
+
+# validate FILE: FILE is one JSON document the schema accepts
+cat > "$T/validate.py" <<'EOF'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+cls = jsonschema.validators.validator_for(schema)
+cls.check_schema(schema)
+with open(sys.argv[2], encoding="utf-8") as f:
+    doc = json.load(f)
+errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.path))
+for e in errors:
+    print("%s: %s" % ("/".join(map(str, e.path)), e.message))
+sys.exit(1 if errors else 0)
+EOF
+printf '#!/bin/sh\nexec "%s" "%s" "%s" "$1"\n' "$PY" "$T/validate.py" "$SCHEMA" > "$T/validate"
+
+# jq_py FILE EXPR: print a Python expression over the document d
+cat > "$T/jq_py.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print(eval(sys.argv[2]))
+EOF
+printf '#!/bin/sh\nexec "%s" "%s" "$1" "$2"\n' "$PY" "$T/jq_py.py" > "$T/jq_py"
+chmod +x "$T/validate" "$T/jq_py"
+PATH=$T:$PATH
+export PATH
+
+if ! "$PY" -c 'import jsonschema' 2> /dev/null; then
+	echo "# python3-jsonschema is missing: apt-get install python3-jsonschema (qemu-tests/deps)"
+	echo "not ok 1 - macsupport-report needs /usr/bin/python3 with jsonschema"
+	echo "1..1"
+	exit 1
+fi
+
+# run NAME ROOT [ARGS...]: text and JSON of the tool on a tree; the exit
+# statuses land in $T/NAME.rc and $T/NAME.jrc
+run() {
+	_name=$1 _root=$2
+	shift 2
+	"$TOOL" --root "$_root" "$@" > "$T/$_name.txt" 2> "$T/$_name.stderr"
+	echo $? > "$T/$_name.rc"
+	"$TOOL" --root "$_root" --json "$@" > "$T/$_name.json" 2>> "$T/$_name.stderr"
+	echo $? > "$T/$_name.jrc"
+}
+
+# mac DIR VENDOR PRODUCT BOARD BIOS: a fresh tree with DMI and a kernel
+mac() {
+	rm -rf "$1"
+	mkdir -p "$1/sys/class/dmi/id" "$1/sys/module" "$1/proc/sys/kernel" \
+		"$1/sys/bus/pci/devices" "$1/sys/devices/pci0000:00"
+	printf '%s\n' "$2" > "$1/sys/class/dmi/id/sys_vendor"
+	printf '%s\n' "$3" > "$1/sys/class/dmi/id/product_name"
+	printf '%s\n' "$4" > "$1/sys/class/dmi/id/board_name"
+	printf '%s\n' "$5" > "$1/sys/class/dmi/id/bios_version"
+	echo "6.1.0-test-amd64" > "$1/proc/sys/kernel/osrelease"
+}
+
+# module DIR NAME [BUS:DRV [DEVICE-PATH...]]: a loaded module, its driver
+# and the devices bound to it (symbolic links, as sysfs has them)
+module() {
+	_d=$1 _m=$2
+	mkdir -p "$_d/sys/module/$_m/parameters"
+	[ $# -ge 3 ] || return 0
+	_bus=${3%%:*} _drv=${3#*:}
+	shift 3
+	mkdir -p "$_d/sys/module/$_m/drivers" "$_d/sys/bus/$_bus/drivers/$_drv"
+	ln -s "../../../bus/$_bus/drivers/$_drv" "$_d/sys/module/$_m/drivers/$_bus:$_drv"
+	ln -s "../../../../module/$_m" "$_d/sys/bus/$_bus/drivers/$_drv/module"
+	: > "$_d/sys/bus/$_bus/drivers/$_drv/bind"
+	: > "$_d/sys/bus/$_bus/drivers/$_drv/uevent"
+	for _p in "$@"; do
+		mkdir -p "$_d/sys/devices/$_p"
+		ln -s "../../../../devices/$_p" "$_d/sys/bus/$_bus/drivers/$_drv/${_p##*/}"
+	done
+}
+
+# quirk DIR NAME LINE: one quirk file of mac_quirks
+quirk() {
+	mkdir -p "$1/sys/devices/platform/mac_quirks/quirks"
+	printf '%s\n' "$3" > "$1/sys/devices/platform/mac_quirks/quirks/$2"
+}
+
+# full_mac DIR: MacBookPro10,1 with every module loaded and bound
+full_mac() {
+	mac "$1" "Apple Inc." "MacBookPro10,1" "Mac-C3EC7CD22292981F" "MBP101.88Z.00EE.B03.1212211437"
+	module "$1" apple_gmux_ng pnp:apple_gmux_ng pnp0/00:03
+	mkdir -p "$1/sys/devices/pnp0/00:03/dgpu_power/power" "$1/sys/class/backlight/gmux_backlight"
+	echo integrated > "$1/sys/devices/pnp0/00:03/boot_gpu"
+	echo suspended > "$1/sys/devices/pnp0/00:03/dgpu_power/power/runtime_status"
+	echo 50 > "$1/sys/class/backlight/gmux_backlight/brightness"
+	echo 1023 > "$1/sys/class/backlight/gmux_backlight/max_brightness"
+	module "$1" apple_props
+	for dev in 0000:00:02.0 0000:01:00.0; do
+		mkdir -p "$1/sys/devices/pci0000:00/$dev/apple_properties"
+		ln -s "../../../devices/pci0000:00/$dev" "$1/sys/bus/pci/devices/$dev"
+	done
+	mkdir -p "$1/sys/devices/pci0000:00/0000:00:1f.0"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.0" "$1/sys/bus/pci/devices/0000:00:1f.0"
+	: > "$1/sys/devices/pci0000:00/0000:00:02.0/apple_properties/AAPL,backlight-control"
+	: > "$1/sys/devices/pci0000:00/0000:00:02.0/apple_properties/built-in"
+	: > "$1/sys/devices/pci0000:00/0000:01:00.0/apple_properties/@0,name"
+	module "$1" tb_macpm
+	mkdir -p "$1/sys/class/tb_macpm/0000:07:00.0"
+	echo "Cactus Ridge" > "$1/sys/class/tb_macpm/0000:07:00.0/generation"
+	echo off > "$1/sys/class/tb_macpm/0000:07:00.0/power_state"
+	echo none > "$1/sys/class/tb_macpm/0000:07:00.0/stay_on_reason"
+	echo 3 > "$1/sys/class/tb_macpm/0000:07:00.0/power_cycles"
+	module "$1" mac_quirks platform:mac_quirks platform/mac_quirks
+	quirk "$1" gpe_storm "applied: GPE 0x06 masked at runtime (storm seen on this model)"
+	quirk "$1" osi_darwin "covered: the running kernel answers _OSI(\"Darwin\") on Apple hardware"
+	quirk "$1" bcm4331_reset "not-applicable: no BCM4331 on this model"
+	quirk "$1" wake_sources "disabled: by mac_quirks.disable=wake_sources"
+}
+
+# --- 1. a known Mac, every module loaded, one quirk it cannot apply ----------
+
+M=$T/mbp10
+full_mac "$M"
+quirk "$M" mbp_poweroff_window "cannot-apply: the root port's window collides with an unreported device; fix: boot with pci=nocrs (the kernel parameter)"
+run full "$M"
+check "known Mac: exit 4 when a quirk cannot be applied (text and JSON)" \
+	sh -c "[ \$(cat '$T/full.rc') = 4 ] && [ \$(cat '$T/full.jrc') = 4 ]"
+check "known Mac: text names the model and its marketing name" \
+	grep -q '^  model: *MacBookPro10,1, MacBook Pro (Retina, 15-inch, .*2012.*)$' "$T/full.txt"
+check "known Mac: text lists the modules and what they are bound to" sh -c "
+	grep -q '^  apple_gmux_ng *loaded, driver pnp:apple_gmux_ng bound to 00:03\$' '$T/full.txt' &&
+	grep -q '^  mac_quirks *loaded, driver platform:mac_quirks bound to mac_quirks; device platform/mac_quirks\$' '$T/full.txt' &&
+	grep -q '^  apple_props *loaded, shows properties of 0000:00:02.0, 0000:01:00.0\$' '$T/full.txt' &&
+	grep -q '^  tb_macpm *loaded, powers 0000:07:00.0\$' '$T/full.txt'"
+check "known Mac: text gives each quirk's state and reason, and the fix" sh -c "
+	grep -q '^  gpe_storm: applied: GPE 0x06 masked at runtime' '$T/full.txt' &&
+	grep -q '^  osi_darwin: covered: ' '$T/full.txt' &&
+	grep -q '^  bcm4331_reset: not-applicable: no BCM4331' '$T/full.txt' &&
+	grep -q '^  wake_sources: disabled: by mac_quirks.disable=wake_sources' '$T/full.txt' &&
+	grep -q '^  mbp_poweroff_window: cannot-apply: the root port.s window collides with an unreported device\$' '$T/full.txt' &&
+	grep -q '^      fix: boot with pci=nocrs (the kernel parameter)\$' '$T/full.txt' &&
+	grep -q 'mbp_poweroff_window (cannot-apply): boot with pci=nocrs' '$T/full.txt'"
+check "known Mac: text shows gmux, Thunderbolt and Apple properties" sh -c "
+	grep -q '^  kind: *indexed\$' '$T/full.txt' &&
+	grep -q '^  next boot GPU: integrated\$' '$T/full.txt' &&
+	grep -q '^  discrete GPU: *powered off (suspended)\$' '$T/full.txt' &&
+	grep -q '^  backlight: *gmux_backlight, 50 of 1023\$' '$T/full.txt' &&
+	grep -q '^  0000:07:00.0: Cactus Ridge, power off, 3 power-downs\$' '$T/full.txt' &&
+	grep -q '^  2 devices with 3 properties\$' '$T/full.txt'"
+check "known Mac: --json validates against the schema" validate "$T/full.json"
+check "known Mac: GPUs and T2 from the model table (text and JSON)" sh -c "
+	grep -q '^  GPUs: *integrated + discrete (muxed: the gmux switches the panel)\$' '$T/full.txt' &&
+	grep -q '^  T2: *no\$' '$T/full.txt' &&
+	[ \"\$(jq_py '$T/full.json' \"d['model']['gpus'], d['model']['t2']\")\" = \"(['integrated', 'discrete', 'muxed'], False)\" ]"
+check "known Mac: --json carries model, quirks, fix, gmux, Thunderbolt, properties" sh -c "
+	[ \"\$(jq_py '$T/full.json' \"d['status'], d['exit_code'], d['model']['identifier'], d['model']['known'], d['model']['gmux'], d['model']['thunderbolt']\")\" = \"('action-needed', 4, 'MacBookPro10,1', True, 'indexed', {'generation': 'Cactus Ridge', 'count': 1})\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"[(q['name'], q['state'], q['fix']) for q in d['quirks']['list']]\")\" = \"[('bcm4331_reset', 'not-applicable', None), ('gpe_storm', 'applied', None), ('mbp_poweroff_window', 'cannot-apply', 'boot with pci=nocrs (the kernel parameter)'), ('osi_darwin', 'covered', None), ('wake_sources', 'disabled', None)]\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"d['quirks']['list'][3]['reason']\")\" = 'the running kernel answers _OSI(\"Darwin\") on Apple hardware' ] &&
+	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['loaded'], m['bound']) for m in d['modules']][0]\")\" = \"('apple_gmux_ng', True, [{'bus': 'pnp', 'driver': 'apple_gmux_ng', 'device_count': 1, 'devices': ['00:03']}])\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['attached_count'], m['attached']) for m in d['modules']]\")\" = \"[('apple_gmux_ng', 0, []), ('apple_props', 2, ['0000:00:02.0', '0000:01:00.0']), ('tb_macpm', 1, ['0000:07:00.0']), ('mac_quirks', 1, ['platform/mac_quirks'])]\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
+
+# --- 2. the same Mac, every quirk in order -----------------------------------
+
+rm "$M/sys/devices/platform/mac_quirks/quirks/mbp_poweroff_window"
+run fine "$M"
+check "known Mac, no quirk needs action: exit 0, JSON status ok" sh -c "
+	[ \$(cat '$T/fine.rc') = 0 ] && [ \$(cat '$T/fine.jrc') = 0 ] &&
+	[ \"\$(jq_py '$T/fine.json' \"d['status'], d['actions']\")\" = \"('ok', [])\" ] &&
+	grep -q 'Everything the bundle knows of is in order' '$T/fine.txt'"
+check "known Mac, no quirk needs action: --json validates" validate "$T/fine.json"
+
+# A failed quirk also needs the user (exit 4), with its reason when no fix.
+quirk "$M" apple_nvme "failed: pci_enable_device returned -5"
+run failq "$M"
+check "a failed quirk: exit 4, the reason is the action" sh -c "
+	[ \$(cat '$T/failq.rc') = 4 ] &&
+	grep -q 'apple_nvme (failed): pci_enable_device returned -5' '$T/failq.txt'"
+rm "$M/sys/devices/platform/mac_quirks/quirks/apple_nvme"
+
+# --- 3. a known Mac without mac_quirks -----------------------------------------
+
+M2=$T/mbp82
+mac "$M2" "Apple Inc." "MacBookPro8,2" "Mac-94245A3940C91C80" "   MBP81.88Z.0047.B27.1201241646"
+module "$M2" apple_gmux_ng pnp:apple_gmux_ng pnp0/00:06
+run noquirks "$M2"
+check "Mac without mac_quirks: exit 0, says the quirks are unknown and how to load it" sh -c "
+	[ \$(cat '$T/noquirks.rc') = 0 ] && [ \$(cat '$T/noquirks.jrc') = 0 ] &&
+	grep -q '^  unknown: mac_quirks is not loaded (load it: sudo modprobe mac_quirks)\$' '$T/noquirks.txt' &&
+	grep -q '^  mac_quirks *not loaded\$' '$T/noquirks.txt' &&
+	grep -q 'sudo modprobe tb_macpm' '$T/noquirks.txt' &&
+	grep -q '^  BIOS: *   MBP81.88Z' '$T/noquirks.txt'"
+check "Mac without mac_quirks: --json validates, quirks not available" sh -c "
+	validate '$T/noquirks.json' &&
+	[ \"\$(jq_py '$T/noquirks.json' \"d['quirks'], [m['loaded'] for m in d['modules']], d['gmux']['boot_gpu']\")\" = \"({'available': False, 'truncated': False, 'list': []}, [True, False, False, False], None)\" ]"
+
+# A PNP driver has no owner module: no /sys/module/<m>/drivers link; the
+# driver named like the module is found on its bus.
+rm -rf "$M2/sys/module/apple_gmux_ng/drivers"
+run noowner "$M2"
+check "a driver without an owner (PNP) is found by its name" sh -c "
+	grep -q '^  apple_gmux_ng *loaded, driver pnp:apple_gmux_ng bound to 00:06\$' '$T/noowner.txt' &&
+	validate '$T/noowner.json'"
+
+# --- 4. Apple machines the model table does not know ----------------------------
+
+U=$T/unknown
+mac "$U" "Apple Inc." "MacBookPro99,9" "Mac-0000000000000000" "MBP999.88Z"
+run unknown "$U"
+check "unknown Apple model: exit 3, says unknown model" sh -c "
+	[ \$(cat '$T/unknown.rc') = 3 ] && [ \$(cat '$T/unknown.jrc') = 3 ] &&
+	grep -q '^  model: *unknown model: MacBookPro99,9 is not in the bundle.s model table\$' '$T/unknown.txt'"
+check "unknown Apple model: --json validates, known false, identifier kept" sh -c "
+	validate '$T/unknown.json' &&
+	[ \"\$(jq_py '$T/unknown.json' \"d['status'], d['model']['identifier'], d['model']['known'], d['model']['name'], d['model']['gmux']\")\" = \"('unknown-model', 'MacBookPro99,9', False, None, None)\" ]"
+
+mac "$U" "Apple Computer, Inc." "Mac" "" ""
+run unparsable "$U"
+check "Apple Computer, Inc. with a product that is no model identifier: exit 3" sh -c "
+	[ \$(cat '$T/unparsable.rc') = 3 ] && validate '$T/unparsable.json' &&
+	grep -q 'unknown model: the product name is not an Apple model identifier' '$T/unparsable.txt' &&
+	[ \"\$(jq_py '$T/unparsable.json' \"d['machine']['apple'], d['model']['identifier'], d['machine']['board_name']\")\" = \"(True, None, '')\" ]"
+
+# Precedence: a quirk that needs action (4) before an unknown model (3).
+mac "$U" "Apple Inc." "iMac99,1" "Mac-1" "IM991"
+module "$U" mac_quirks
+quirk "$U" gpe_storm "cannot-apply: GPE 0x17 fires constantly; fix: add acpi_mask_gpe=0x17 to the kernel command line"
+run unknown4 "$U"
+check "unknown model with a quirk that cannot apply: exit 4 (4 before 3)" sh -c "
+	[ \$(cat '$T/unknown4.rc') = 4 ] && validate '$T/unknown4.json' &&
+	grep -q 'acpi_mask_gpe=0x17' '$T/unknown4.txt'"
+
+# --- 5. not an Apple machine -------------------------------------------------
+
+P=$T/pc
+mac "$P" "QEMU" "Standard PC (Q35 + ICH9, 2009)" "Standard PC (Q35 + ICH9, 2009)" "1.16.2-debian"
+run pc "$P"
+check "not an Apple machine: exit 2, text says so" sh -c "
+	[ \$(cat '$T/pc.rc') = 2 ] && [ \$(cat '$T/pc.jrc') = 2 ] &&
+	grep -q 'not an Apple machine' '$T/pc.txt'"
+check "not an Apple machine: --json validates, apple false, model null" sh -c "
+	validate '$T/pc.json' &&
+	[ \"\$(jq_py '$T/pc.json' \"d['status'], d['machine']['apple'], d['model'], d['machine']['sys_vendor']\")\" = \"('not-apple', False, None, 'QEMU')\" ]"
+
+# Precedence: not Apple (2) before a quirk that needs action (4).
+quirk "$P" gpe_storm "failed: whatever"
+run pc4 "$P"
+check "not an Apple machine with a failed quirk file: exit 2 (2 before 4)" sh -c "
+	[ \$(cat '$T/pc4.rc') = 2 ] && validate '$T/pc4.json'"
+
+# A near miss of the vendor is not Apple; no DMI at all is not Apple either.
+mac "$P" "Apple" "MacBookPro10,1" "" ""
+run nearmiss "$P"
+rm -rf "$P/sys/class/dmi"
+run nodmi "$P"
+check "vendor 'Apple' and a tree without DMI: exit 2, JSON validates" sh -c "
+	[ \$(cat '$T/nearmiss.rc') = 2 ] && [ \$(cat '$T/nodmi.rc') = 2 ] &&
+	validate '$T/nearmiss.json' && validate '$T/nodmi.json' &&
+	grep -q 'not an Apple machine (no DMI vendor)' '$T/nodmi.txt' &&
+	[ \"\$(jq_py '$T/nodmi.json' \"d['machine']['sys_vendor'], d['machine']['product_name']\")\" = '(None, None)' ]"
+run empty "$T/does-not-exist"
+check "a root that does not exist: exit 2, JSON validates" sh -c "
+	[ \$(cat '$T/empty.rc') = 2 ] && validate '$T/empty.json'"
+
+# --- 6. garbage --------------------------------------------------------------
+
+G=$T/garbage
+full_mac "$G"
+printf 'Apple Inc.   \r\n' > "$G/sys/class/dmi/id/sys_vendor"
+head -c 20000 /dev/zero | tr '\0' 'M' > "$G/sys/class/dmi/id/product_name"
+printf 'Mac-"quoted"\\back\tslash\001\033[31m\377\300\257 caf\303\251 \360\237\215\216\n' > "$G/sys/class/dmi/id/board_name"
+printf 'BIOS\000hidden\n' > "$G/sys/class/dmi/id/bios_version"
+: > "$G/proc/sys/kernel/osrelease"
+Q=$G/sys/devices/platform/mac_quirks/quirks
+printf 'garbage without a state\n' > "$Q/g1"
+printf '\377\376\000\001binary' > "$Q/g2"
+: > "$Q/g3"
+printf 'applied' > "$Q/g4"
+printf 'failed:' > "$Q/g5"
+mkdir "$Q/g6"
+mkfifo "$Q/g7"
+head -c 100000 /dev/zero | tr '\0' 'x' | sed 's/^/cannot-apply: /' > "$Q/g8"
+printf 'applied: "quoted" \\ reason\001; fix: \033 \377 ; fix: twice\n' > "$Q/weird \"name\"\\"
+printf 'x' > "$Q/.hidden"
+echo "on and on and on" > "$G/sys/class/tb_macpm/0000:07:00.0/power_cycles"
+echo "-1" > "$G/sys/class/backlight/gmux_backlight/brightness"
+echo "99999999999999999999999" > "$G/sys/class/backlight/gmux_backlight/max_brightness"
+mkdir "$G/sys/module/mac_quirks/drivers/nocolon" "$G/sys/module/mac_quirks/drivers/:x" \
+	"$G/sys/module/mac_quirks/drivers/bus:"
+ln -s nowhere "$G/sys/module/mac_quirks/drivers/gone:drv"
+if command -v timeout > /dev/null; then TO="timeout 20"; else TO=; fi
+$TO "$TOOL" --root "$G" > "$T/garbage.txt" 2> "$T/garbage.stderr"
+echo $? > "$T/garbage.rc"
+$TO "$TOOL" --root "$G" --json > "$T/garbage.json" 2>> "$T/garbage.stderr"
+echo $? > "$T/garbage.jrc"
+check "garbage, long and binary files, FIFO, directories: no crash, no hang, exit 4" sh -c "
+	[ \$(cat '$T/garbage.rc') = 4 ] && [ \$(cat '$T/garbage.jrc') = 4 ] && [ ! -s '$T/garbage.stderr' ] &&
+	grep -q 'g5 (failed): see the kernel log' '$T/garbage.txt'"
+check "garbage: --json validates (escaped, valid UTF-8)" validate "$T/garbage.json"
+check "garbage: strings escaped and read back, invalid UTF-8 as U+FFFD" sh -c "
+	[ \"\$(jq_py '$T/garbage.json' \"d['machine']['board_name'] == 'Mac-\\\"quoted\\\"\\\\\\\\back\\\\tslash\\\\x01\\\\x1b[31m\\\\ufffd\\\\ufffd\\\\ufffd caf\\\\xe9 \\\\U0001f34e'\")\" = True ] &&
+	[ \"\$(jq_py '$T/garbage.json' \"(d['machine']['sys_vendor'], d['machine']['bios_version'], d['machine']['kernel'], len(d['machine']['product_name']), d['model']['identifier'])\")\" = \"('Apple Inc.', 'BIOS', '', 255, None)\" ]"
+cat > "$T/garbage-quirks.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+q = {x["name"]: x for x in d["quirks"]["list"]}
+got = [(n, q[n]["state"]) for n in sorted(q) if n.startswith(("g", ".")) and n != "gpe_storm"]
+want = [("g1", "unknown"), ("g2", "unknown"), ("g3", "unknown"), ("g4", "applied"),
+        ("g5", "failed"), ("g6", "unknown"), ("g7", "unknown"), ("g8", "cannot-apply")]
+assert got == want, got
+assert q["g1"]["reason"] == "garbage without a state", q["g1"]
+assert q["g2"]["reason"] == "\ufffd\ufffd", q["g2"]
+assert q["g6"]["reason"].startswith("cannot read it: "), q["g6"]
+assert len(q["g8"]["reason"]) == 1023 - len("cannot-apply: "), len(q["g8"]["reason"])
+w = q['weird "name"\\']
+assert (w["state"], w["reason"], w["fix"]) == \
+    ("applied", '"quoted" \\ reason\x01', "\x1b \ufffd ; fix: twice"), w
+EOF
+check "garbage: unknown states, the quirk the ABI format allows, hidden files skipped" \
+	"$PY" "$T/garbage-quirks.py" "$T/garbage.json"
+check "garbage: unreadable counters are null, odd driver entries skipped" sh -c "
+	[ \"\$(jq_py '$T/garbage.json' \"(d['thunderbolt']['controllers'][0]['power_cycles'], d['gmux']['backlight'], [b['bus'] + ':' + b['driver'] for b in d['modules'][3]['bound']])\")\" = \"(None, {'brightness': None, 'max_brightness': None}, ['gone:drv', 'platform:mac_quirks'])\" ]"
+check "garbage: text has no control characters" sh -c "
+	! LC_ALL=C tr -d '\n' < '$T/garbage.txt' | LC_ALL=C grep -q '[[:cntrl:]]'"
+
+# --- 7. options --------------------------------------------------------------
+
+check "--help: exit 0, documents the exit statuses" sh -c "
+	'$TOOL' --help > '$T/help' && grep -q '^Exit status: 0' '$T/help' && grep -q -- '--root DIR' '$T/help'"
+check "--version names the schema version" sh -c "'$TOOL' --version | grep -q 'schema_version 1'"
+check "an unknown option: exit 1, usage on stderr" sh -c "
+	'$TOOL' --bogus > '$T/o' 2> '$T/e'; [ \$? = 1 ] && [ ! -s '$T/o' ] && grep -q usage '$T/e'"
+check "--root without a directory: exit 1" sh -c "'$TOOL' --root > /dev/null 2>&1; [ \$? = 1 ]"
+check "--root / is the real tree" sh -c "
+	'$TOOL' --root / --json > '$T/slash.json'; a=\$?; '$TOOL' --json > '$T/noroot.json'; b=\$?;
+	[ \$a = \$b ] && cmp '$T/slash.json' '$T/noroot.json'"
+
+# --- 8. the validator can fail ------------------------------------------------
+
+"$PY" - "$T/full.json" "$T" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [
+    ("state", lambda d: d["quirks"]["list"][0].__setitem__("state", "bogus")),
+    ("missing", lambda d: d.pop("machine")),
+    ("version", lambda d: d.__setitem__("schema_version", 2)),
+    ("extra", lambda d: d["gmux"].__setitem__("extra", 1)),
+    ("modules", lambda d: d["modules"].pop()),
+]
+for name, f in bad:
+    x = json.loads(json.dumps(d))
+    f(x)
+    json.dump(x, open("%s/bad-%s.json" % (sys.argv[2], name), "w"))
+EOF
+for b in state missing version extra modules; do
+	check "the schema rejects a wrong document ($b)" sh -c "! validate '$T/bad-$b.json'"
+done
+printf '{"schema_version": 1,' > "$T/bad-truncated.json"
+check "the validator rejects truncated JSON" sh -c "! validate '$T/bad-truncated.json'"
+
+# --- 9. the machine this runs on ---------------------------------------------
+
+"$TOOL" > "$T/real.txt" 2> "$T/real.err"
+echo $? > "$T/real.rc"
+"$TOOL" --json > "$T/real.json" 2>> "$T/real.err"
+echo $? > "$T/real.jrc"
+vendor=$(cat /sys/class/dmi/id/sys_vendor 2> /dev/null)
+case "$vendor" in
+"Apple Inc."|"Apple Computer, Inc.")
+	ok "this machine: not an Apple machine" "SKIP: this machine is an Apple ($vendor); exit $(cat "$T/real.rc")"
+	check "this machine: --json validates" validate "$T/real.json" ;;
+*)
+	check "this machine (${vendor:-no DMI}): text says not an Apple machine, exit 2" sh -c "
+		[ \$(cat '$T/real.rc') = 2 ] && grep -q 'not an Apple machine' '$T/real.txt' && [ ! -s '$T/real.err' ]"
+	check "this machine: --json says so, exit 2, validates" sh -c "
+		[ \$(cat '$T/real.jrc') = 2 ] && validate '$T/real.json' &&
+		[ \"\$(jq_py '$T/real.json' \"d['status'], d['machine']['apple'], d['exit_code']\")\" = \"('not-apple', False, 2)\" ]" ;;
+esac
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
