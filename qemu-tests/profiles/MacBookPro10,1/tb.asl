@@ -21,7 +21,15 @@
  *    TPWR and TPLG (1 = off and nothing plugged).
  *  - XRIN and the NHI's _GPE are 0x14 on the Mac; QEMU raises GPE 0x02 for
  *    real (QMP CPU hot-add or unplug request), so both say 0x02.
- *  - The NHI's _DSM, _PRW and the other methods are left out. No _PS0/_PS3:
+ *  - SXIO, SXLV and SXFP, the methods quirk_apple_poweroff_thunderbolt
+ *    (drivers/pci/quirks.c) calls to cut the controller's power in
+ *    suspend_late, in the real shapes (1 argument each): SXIO and SXLV
+ *    wrote the direction (GD24) and level (GP24) of PCH GPIO 24, here the
+ *    Names TSXD and TSXL; SXFP (0) cleared GP23, the power rail, here
+ *    TPWR (as in MacPro6,1's tb.asl). The kernel quirk keys on the
+ *    upstream port 8086:1547, which QEMU's x3130 is not, so it never runs
+ *    here; tb_macpm never calls these methods.
+ *  - The NHI's _DSM, _PRW and the other methods (XRIP, XRIO, SXIL) are left out. No _PS0/_PS3:
  *    the kernel is booted with pcie_port_pm=force and the stand-in NHI
  *    driver allows D3cold on the chain, as a real port's PM capability does.
  */
@@ -104,6 +112,33 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbCrMB10", 0x00001000)
 
                     Name (XRIN, 0x02)           // real: 0x14
                     Name (_GPE, 0x02)           // real: 0x14
+
+                    Name (TSXD, Zero)           // GD24, the direction of PCH GPIO 24
+                    Name (TSXL, Zero)           // GP24, its level
+
+                    Method (SXIO, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            TSXD = Arg0
+                        }
+                    }
+
+                    Method (SXLV, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            TSXL = Arg0
+                        }
+                    }
+
+                    Method (SXFP, 1, Serialized)
+                    {
+                        If ((Arg0 == Zero))
+                        {
+                            TPWR = Zero
+                        }
+                    }
                 }
             }
 
