@@ -267,6 +267,24 @@ static void find_gmux(struct state *s)
 	closedir(d);
 }
 
+/* Does the firmware declare a gmux (an ACPI device APP000B) at all? */
+static bool acpi_declares_gmux(void)
+{
+	char dir[512];
+	struct dirent *e;
+	bool any = false;
+	DIR *d;
+
+	path_of(dir, sizeof(dir), "/sys/bus/acpi/devices");
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!any && (e = readdir(d)))
+		any = !strncmp(e->d_name, "APP000B:", 8);
+	closedir(d);
+	return any;
+}
+
 static bool efivarfs_mounted(void)
 {
 	char dir[512];
@@ -370,6 +388,8 @@ static void probe(struct state *s, bool force_efivarfs)
 			s->no_gmux = "this Mac has one GPU; its firmware declares a gmux that is not there";
 		else if (s->model && s->model->gmux == MAC_GMUX_NONE)
 			s->no_gmux = "this Mac has one GPU and no gmux";
+		else if (!s->model && !acpi_declares_gmux())
+			s->no_gmux = "this Mac is not in the model table and its firmware declares no gmux";
 	}
 	read_next(s, force_efivarfs);
 

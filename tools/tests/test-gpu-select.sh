@@ -177,6 +177,13 @@ check "MacBookPro8,1: one GPU, set refused" sh -c "'$TOOL' --root '$F' --json > 
 	grep -qx '  \"gmux\": \"none\",' '$T/out' &&
 	grep -q 'declares a gmux that is not there' '$T/out' &&
 	'$TOOL' --root '$F' discrete 2> /dev/null; [ \$? = 3 ] && [ ! -e '$F/sys/firmware/efi/efivars/$VAR' ]"
+U=$T/unknown
+machine "$U" "Apple Inc." "Macmini10,1"
+check "unknown model, no APP000B: no gmux, set refused" sh -c "'$TOOL' --root '$U' > '$T/out' &&
+	grep -qx 'gmux:          none: this Mac is not in the model table and its firmware declares no gmux' '$T/out' &&
+	'$TOOL' --root '$U' discrete 2> /dev/null; [ \$? = 3 ] && [ ! -e '$U/sys/firmware/efi/efivars/$VAR' ]"
+mkdir -p "$U/sys/bus/acpi/devices/APP000B:00"
+check "unknown model with an APP000B: not refused for lack of a gmux" sh -c "'$TOOL' --root '$U' > '$T/out'; ! grep -q 'none: this Mac is not in the model table' '$T/out'"
 
 # 24-25. efivarfs not mounted (empty directory) on a Mac without the module
 rm -f "$M/sys/firmware/efi/efivars/"*
