@@ -77,6 +77,23 @@ for m in tb_macpm mac_quirks; do
 	fi
 done
 
+# mac_quirks' decisions: every line shown is what sysfs says, and at least
+# one quirk applies on the demo's Mac (MacBookPro11,3: the GPE and wake quirks).
+shown=$(sed -n 's/^  quirk \([a-z0-9_]*\): /\1 /p' /tmp/demo-check.out)
+bad= n=0
+while read -r q line; do
+	[ -n "$q" ] || continue
+	n=$((n + 1))
+	[ "$line" = "$(cat "$QUIRKS_DIR/$q" 2>/dev/null)" ] || bad="$bad $q"
+done <<EOF2
+$shown
+EOF2
+if [ "$n" -ge 1 ] && [ -z "$bad" ] && echo "$shown" | grep -q ' applied: '; then
+	pass mac_quirks demo-decisions "$n decisions shown, as in sysfs: $(echo "$shown" | cut -d: -f1 | tr '\n' ' ')"
+else
+	fail mac_quirks demo-decisions "$n shown, differing from sysfs:${bad:- none}, applied: $(echo "$shown" | grep -c ' applied: ')"
+fi
+
 # The emulated Thunderbolt controller: the demo's last line about it is
 # what sysfs says (no power-up or -down since), after at least one cycle.
 if [ -n "${EXPECT_TB_NHI:-}" ] && [ "${EXPECT_APPLE:-0}" = 1 ]; then

@@ -184,6 +184,14 @@ if [ -n "${EXPECT_TB_NHI:-}" ] && [ "${EXPECT_APPLE:-0}" = 1 ]; then
 elif dmesg_since demo | grep -q 'tb_macpm: .*: 0 Thunderbolt controller(s)'; then
 	echo "(no ACPI node in this emulated Mac's tables carries Apple's XRPE/TRPE Thunderbolt power methods)"
 fi
+if [ -d "$QUIRKS_DIR" ]; then
+	echo "mac_quirks' decisions ($QUIRKS_DIR/; the not-applicable ones left out):"
+	for f in "$QUIRKS_DIR"/*; do
+		case "$(cat "$f")" in not-applicable:*) continue ;; esac
+		# checked: "  quirk NAME: STATE: REASON"
+		echo "  quirk ${f##*/}: $(cat "$f")"
+	done
+fi
 if [ -n "${EXPECT_APPLE_DROM_DEV:-}" ]; then
 	drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM
 	chain=$(readlink -f "/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV" |
@@ -220,5 +228,10 @@ dmesg_since demo | sed 's/^\[[ 0-9.]*\] //' |
 	grep -v -E "^macsupport-mark|loading out-of-tree module taints kernel|module verification failed"
 echo "(not shown: the kernel's note that out-of-tree, unsigned modules taint it, which every"
 echo " DKMS module without a signing key causes; see dmesg)"
+
+# --- the report a Mac user runs -------------------------------------------------
+demo_section "macsupport-report (what a user runs; no root needed)"
+macsupport-report
+echo "(exit code $?; macsupport-report --json gives the same as JSON)"
 echo
 echo "=== end of the demo ==="
