@@ -1420,8 +1420,10 @@ int main(int argc, char **argv)
 	else
 		print_text(r);
 	status = r->status;
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout))
-		return errorf(EXIT_ERROR, "cannot write the report: %s", strerror(errno));
+		return errorf(EXIT_ERROR, "cannot write the report: %s",
+			      errno ? strerror(errno) : "write error");
 	for (i = 0; i < r->nactions; i++)
 		free(r->actions[i]);
 	free(r->quirks);

@@ -49,7 +49,6 @@ enum mac_quirk_id {
  * @MAC_QUIRK_ACT_DISABLE_WAKE: turn off wake-up of the ACPI devices @wake
  * @MAC_QUIRK_ACT_RESERVE: check that [@start, @start + @size) is reserved
  *	and empty; reserve it if nothing sits in it
- * @MAC_QUIRK_ACT_CHECK_D0: check that the matched PCI device is in D0
  * @MAC_QUIRK_ACT_CHECK_OSI: evaluate _OSI(@osi), which must answer true
  */
 enum mac_quirk_action {
@@ -57,7 +56,6 @@ enum mac_quirk_action {
 	MAC_QUIRK_ACT_MASK_GPE,
 	MAC_QUIRK_ACT_DISABLE_WAKE,
 	MAC_QUIRK_ACT_RESERVE,
-	MAC_QUIRK_ACT_CHECK_D0,
 	MAC_QUIRK_ACT_CHECK_OSI,
 };
 

@@ -106,8 +106,8 @@ if [ -n "${EXPECT_WAKE_DISABLED:-}" ] && ! echo "$wake_before" | grep -q '\*enab
 fi
 
 if [ "$(quirk_expected mbp_poweroff_window)" = applied ]; then
-	if grep -q '7fa00000-7fbfffff : MacBook Pro poweroff workaround' /proc/iomem; then
-		pass mac_quirks poweroff-window-reserved "$PROFILE: /proc/iomem: 7fa00000-7fbfffff : MacBook Pro poweroff workaround"
+	if grep -q '7fa00000-7fbfffff : mac_quirks: poweroff window' /proc/iomem; then
+		pass mac_quirks poweroff-window-reserved "$PROFILE: /proc/iomem: 7fa00000-7fbfffff : mac_quirks: poweroff window"
 	else
 		fail mac_quirks poweroff-window-reserved "$PROFILE: no reservation in /proc/iomem"
 	fi
@@ -123,7 +123,7 @@ why=
 [ -e /sys/devices/platform/mac_quirks ] && why="$why platform device left;"
 [ "$(cat /proc/acpi/wakeup)" = "$wake_before" ] || why="$why /proc/acpi/wakeup differs;"
 [ "$(snap_gpes)" = "$gpes_before" ] || why="$why GPE state differs: $(snap_gpes | tr '\n' ' ');"
-grep -q 'poweroff workaround' /proc/iomem && why="$why the reservation stayed;"
+grep -q 'mac_quirks: poweroff window' /proc/iomem && why="$why the reservation stayed;"
 if [ -n "$why" ]; then
 	fail mac_quirks unload-undoes "$PROFILE:$why"
 else
@@ -148,7 +148,7 @@ for q in $QUIRK_NAMES; do
 done
 [ "$(snap_gpes)" = "$gpes_before" ] || bad="$bad GPEs changed: $(snap_gpes | tr '\n' ' ');"
 [ "$(cat /proc/acpi/wakeup)" = "$wake_before" ] || bad="$bad /proc/acpi/wakeup changed;"
-grep -q 'poweroff workaround' /proc/iomem && bad="$bad range reserved;"
+grep -q 'mac_quirks: poweroff window' /proc/iomem && bad="$bad range reserved;"
 dmesg_since quirks-disable | grep -q 'disable=: no quirk is called "no_such_quirk"; ignoring it' ||
 	bad="$bad no warning about no_such_quirk;"
 if [ -n "$bad" ]; then

@@ -51,8 +51,10 @@ struct quirk_rec {
 	struct resource *res;
 };
 
-void quirk_act(struct quirk_rec *rec, struct pci_dev *pdev);
+void quirk_act(struct quirk_rec *rec);
 void quirk_explain(struct quirk_rec *rec, struct pci_dev *pdev);
 void quirk_undo(struct quirk_rec *rec);
+void quirk_wake_forget(struct quirk_rec *rec, struct device *dev);
+bool quirk_wake_holds(struct quirk_rec *rec, struct device *dev);
 
 #endif /* MAC_QUIRKS_QUIRKS_H */

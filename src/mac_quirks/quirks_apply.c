@@ -16,17 +16,38 @@ static __printf(3, 4)
 void quirk_say(struct quirk_rec *rec, enum mac_quirk_state state, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	rec->state = state;
 	va_start(ap, fmt);
-	n = vscnprintf(rec->reason, sizeof(rec->reason), fmt, ap);
+	vscnprintf(rec->reason, sizeof(rec->reason), fmt, ap);
 	va_end(ap);
-	if ((state == MAC_QUIRK_CANNOT_APPLY || state == MAC_QUIRK_FAILED) && rec->row->fix)
-		scnprintf(rec->reason + n, sizeof(rec->reason) - n, "; fix: %s", rec->row->fix);
+}
+
+/* End the reason with the row's fix, where the fix addresses what happened. */
+static void quirk_fix(struct quirk_rec *rec)
+{
+	size_t n = strlen(rec->reason);
+
+	scnprintf(rec->reason + n, sizeof(rec->reason) - n, "; fix: %s", rec->row->fix);
+}
+
+/* Quirks that work through ACPI cannot be done when ACPI is off. */
+static bool quirk_acpi_off(struct quirk_rec *rec)
+{
+	if (!acpi_disabled)
+		return false;
+	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "ACPI is disabled (acpi=off)");
+	return true;
 }
 
 /* --- GPE storms -------------------------------------------------------- */
+
+static bool quirk_gpe_masked(unsigned int gpe)
+{
+	acpi_event_status st;
+
+	return ACPI_SUCCESS(acpi_get_gpe_status(NULL, gpe, &st)) && (st & ACPI_EVENT_FLAG_MASKED);
+}
 
 static void quirk_mask_gpe(struct quirk_rec *rec)
 {
@@ -34,26 +55,34 @@ static void quirk_mask_gpe(struct quirk_rec *rec)
 	acpi_event_status st;
 	acpi_status status;
 
+	if (quirk_acpi_off(rec))
+		return;
 	status = acpi_get_gpe_status(NULL, gpe, &st);
 	if (ACPI_FAILURE(status)) {
 		quirk_say(rec, MAC_QUIRK_FAILED, "GPE 0x%02x does not exist here (%s)", gpe,
 			  acpi_format_exception(status));
 		return;
 	}
-	if (st & ACPI_EVENT_FLAG_MASKED) {
-		/* acpi_mask_gpe= at boot: it stays masked after we go, too */
-		quirk_say(rec, MAC_QUIRK_APPLIED, "GPE 0x%02x was already masked: %s", gpe,
+	if (!(st & ACPI_EVENT_FLAG_MASKED)) {
+		status = acpi_mask_gpe(NULL, gpe, TRUE);
+		/* masked meanwhile by someone else: ACPICA refuses a second mask */
+		if (ACPI_FAILURE(status) && !quirk_gpe_masked(gpe)) {
+			quirk_say(rec, MAC_QUIRK_FAILED, "masking GPE 0x%02x failed (%s)", gpe,
+				  acpi_format_exception(status));
+			quirk_fix(rec);
+			return;
+		}
+		rec->gpe_masked = ACPI_SUCCESS(status);
+	}
+	if (!rec->gpe_masked) {
+		/* acpi_mask_gpe= at boot, or the user: theirs to undo */
+		quirk_say(rec, MAC_QUIRK_COVERED, "GPE 0x%02x was already masked: %s", gpe,
 			  rec->row->what);
 		return;
 	}
-	status = acpi_mask_gpe(NULL, gpe, TRUE);
-	if (ACPI_FAILURE(status)) {
-		quirk_say(rec, MAC_QUIRK_FAILED, "masking GPE 0x%02x failed (%s)", gpe,
-			  acpi_format_exception(status));
-		return;
-	}
-	rec->gpe_masked = true;
-	quirk_say(rec, MAC_QUIRK_APPLIED, "masked GPE 0x%02x: %s", gpe, rec->row->what);
+	/* Until the module loads it storms on: say what masks it from boot on */
+	quirk_say(rec, MAC_QUIRK_APPLIED, "masked GPE 0x%02x: %s; until this module loads: %s",
+		  gpe, rec->row->what, rec->row->fix);
 }
 
 /* --- wake sources -------------------------------------------------------- */
@@ -80,10 +109,18 @@ static void quirk_wake_off(struct quirk_wake *w)
 	mutex_unlock(&w->adev->physical_node_lock);
 }
 
+/* Turn wake-up back on where it is still off and the device is still there. */
+static void quirk_wake_on(struct device *dev)
+{
+	if (device_is_registered(dev) && device_can_wakeup(dev) && !device_may_wakeup(dev))
+		device_set_wakeup_enable(dev, true);
+}
+
 /*
  * Turn back on what quirk_wake_off() turned off, and drop the references.
- * A physical node that went away meanwhile is no longer in the list, so
- * only devices still bound to the ACPI device are touched.
+ * A physical node that went away meanwhile is no longer in the list (and
+ * quirk_wake_forget() dropped it before its removal began), so only devices
+ * still bound to the ACPI device are touched.
  */
 static void quirk_wake_restore(struct quirk_wake *w)
 {
@@ -91,13 +128,13 @@ static void quirk_wake_restore(struct quirk_wake *w)
 	unsigned int i;
 
 	if (w->adev_off)
-		device_set_wakeup_enable(&w->adev->dev, true);
+		quirk_wake_on(&w->adev->dev);
 
 	mutex_lock(&w->adev->physical_node_lock);
 	list_for_each_entry(entry, &w->adev->physical_node_list, node)
 		for (i = 0; i < w->nr_nodes; i++)
-			if (entry->dev == w->nodes[i] && device_can_wakeup(entry->dev))
-				device_set_wakeup_enable(entry->dev, true);
+			if (entry->dev == w->nodes[i])
+				quirk_wake_on(entry->dev);
 	mutex_unlock(&w->adev->physical_node_lock);
 
 	for (i = 0; i < w->nr_nodes; i++)
@@ -107,11 +144,55 @@ static void quirk_wake_restore(struct quirk_wake *w)
 	w->adev = NULL;
 }
 
+/**
+ * quirk_wake_forget() - a device is being removed: never turn its wake-up on
+ * @rec: the record
+ * @dev: the device
+ *
+ * Called before device_del() tears down the device's wake-up source, so the
+ * restore cannot give a dying device a new one.
+ */
+void quirk_wake_forget(struct quirk_rec *rec, struct device *dev)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < rec->nr_wake; i++) {
+		struct quirk_wake *w = &rec->wake[i];
+
+		for (j = 0; j < w->nr_nodes; j++) {
+			if (w->nodes[j] != dev)
+				continue;
+			put_device(dev);
+			w->nodes[j--] = w->nodes[--w->nr_nodes];
+		}
+	}
+}
+
+/**
+ * quirk_wake_holds() - is @dev a physical node of an ACPI device @rec acts on
+ * @rec: the record
+ * @dev: the device
+ *
+ * Return: true if a driver binding @dev may have turned its wake-up on again.
+ */
+bool quirk_wake_holds(struct quirk_rec *rec, struct device *dev)
+{
+	struct acpi_device *adev = ACPI_COMPANION(dev);
+	unsigned int i;
+
+	for (i = 0; adev && i < rec->nr_wake; i++)
+		if (rec->wake[i].adev == adev)
+			return true;
+	return false;
+}
+
 static void quirk_disable_wake(struct quirk_rec *rec)
 {
 	char off[64] = "", idle[64] = "", missing[64] = "";
 	const char * const *path;
 
+	if (quirk_acpi_off(rec))
+		return;
 	for (path = rec->row->wake; *path && rec->nr_wake < QUIRK_WAKE_MAX; path++) {
 		const char *name = strrchr(*path, '.') ? strrchr(*path, '.') + 1 : *path;
 		struct quirk_wake *w = &rec->wake[rec->nr_wake];
@@ -140,9 +221,14 @@ static void quirk_disable_wake(struct quirk_rec *rec)
 			  missing);
 		return;
 	}
-	quirk_say(rec, MAC_QUIRK_APPLIED, "wake-up turned off: %s%s%s%s%s: %s",
-		  off[0] ? off : "none", idle[0] ? "; already off: " : "", idle,
-		  missing[0] ? "; absent: " : "", missing, rec->row->what);
+	if (!off[0]) {
+		quirk_say(rec, MAC_QUIRK_COVERED, "wake-up was already off: %s%s%s: %s", idle,
+			  missing[0] ? "; absent: " : "", missing, rec->row->what);
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_APPLIED, "wake-up turned off: %s%s%s%s%s: %s", off,
+		  idle[0] ? "; already off: " : "", idle, missing[0] ? "; absent: " : "", missing,
+		  rec->row->what);
 }
 
 /* --- the MacBookPro11,4/11,5 power-off window --------------------------- */
@@ -177,25 +263,31 @@ static void quirk_reserve(struct quirk_rec *rec)
 	if (region_intersects(start, rec->row->size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
 		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "System RAM lies in %pa-%pa", &start, &end);
+		quirk_fix(rec);
 		return;
 	}
+	rec->res = request_mem_region(start, rec->row->size, KBUILD_MODNAME ": poweroff window");
+	/* Checked after the request: a BAR assigned meanwhile is seen too */
 	pdev = quirk_pci_in_range(start, end, &bar);
 	if (pdev) {
+		if (rec->res) {
+			release_mem_region(start, rec->row->size);
+			rec->res = NULL;
+		}
 		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "%s %pR lies in %pa-%pa", pci_name(pdev),
 			  &pdev->resource[bar], &start, &end);
+		quirk_fix(rec);
 		pci_dev_put(pdev);
 		return;
 	}
-
-	rec->res = request_mem_region(start, rec->row->size, "MacBook Pro poweroff workaround");
 	if (rec->res) {
 		quirk_say(rec, MAC_QUIRK_APPLIED,
 			  "reserved %pa-%pa, in which nothing lies; the kernel had not (its fixup did not run)",
 			  &start, &end);
 		return;
 	}
-	/* Something that is neither RAM nor a PCI device holds it: the kernel's reservation */
-	quirk_say(rec, MAC_QUIRK_COVERED, "%pa-%pa is reserved and nothing lies in it: %s",
+	quirk_say(rec, MAC_QUIRK_COVERED,
+		  "%pa-%pa is reserved (busy) by another owner and no device lies in it: %s",
 		  &start, &end, rec->row->kernel_fix);
 }
 
@@ -210,20 +302,8 @@ static bool quirk_kernel_covers(struct quirk_rec *rec)
 	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "%s; Linux %u.%u and later handle it, this is %u.%u",
 		  q->what, q->covered_since >> 16, (q->covered_since >> 8) & 0xff,
 		  MACSUPPORT_KERNEL_VERSION >> 16, (MACSUPPORT_KERNEL_VERSION >> 8) & 0xff);
+	quirk_fix(rec);
 	return false;
-}
-
-static void quirk_check_d0(struct quirk_rec *rec, struct pci_dev *pdev)
-{
-	if (!quirk_kernel_covers(rec))
-		return;
-	/* The early reset leaves the card in D0; a card in D3 was never reset. */
-	if (pdev->current_state != PCI_D0 && pdev->current_state != PCI_UNKNOWN) {
-		quirk_say(rec, MAC_QUIRK_FAILED, "%s is in %s: the early reset did not happen",
-			  pci_name(pdev), pci_power_name(pdev->current_state));
-		return;
-	}
-	quirk_say(rec, MAC_QUIRK_COVERED, "%s is in D0: %s", pci_name(pdev), rec->row->kernel_fix);
 }
 
 static void quirk_check_osi(struct quirk_rec *rec)
@@ -236,6 +316,8 @@ static void quirk_check_osi(struct quirk_rec *rec)
 	unsigned long long val;
 	acpi_status status;
 
+	if (quirk_acpi_off(rec))
+		return;
 	status = acpi_evaluate_integer(NULL, "\\_OSI", &args, &val);
 	if (ACPI_FAILURE(status)) {
 		quirk_say(rec, MAC_QUIRK_FAILED, "evaluating _OSI(\"%s\") failed (%s)",
@@ -245,6 +327,7 @@ static void quirk_check_osi(struct quirk_rec *rec)
 	if (!val) {
 		quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "_OSI(\"%s\") answers false: %s",
 			  rec->row->osi, rec->row->what);
+		quirk_fix(rec);
 		return;
 	}
 	quirk_say(rec, MAC_QUIRK_COVERED, "_OSI(\"%s\") answers true: %s", rec->row->osi,
@@ -254,9 +337,8 @@ static void quirk_check_osi(struct quirk_rec *rec)
 /**
  * quirk_act() - do a matching row's action and record the outcome
  * @rec: the record; @rec->row is set
- * @pdev: the PCI device the row matched, or NULL
  */
-void quirk_act(struct quirk_rec *rec, struct pci_dev *pdev)
+void quirk_act(struct quirk_rec *rec)
 {
 	switch (rec->row->action) {
 	case MAC_QUIRK_ACT_MASK_GPE:
@@ -267,12 +349,6 @@ void quirk_act(struct quirk_rec *rec, struct pci_dev *pdev)
 		break;
 	case MAC_QUIRK_ACT_RESERVE:
 		quirk_reserve(rec);
-		break;
-	case MAC_QUIRK_ACT_CHECK_D0:
-		if (pdev)
-			quirk_check_d0(rec, pdev);
-		else
-			quirk_say(rec, MAC_QUIRK_FAILED, "the row has no PCI device to check");
 		break;
 	case MAC_QUIRK_ACT_CHECK_OSI:
 		quirk_check_osi(rec);
@@ -294,7 +370,8 @@ void quirk_explain(struct quirk_rec *rec, struct pci_dev *pdev)
 
 	switch (rec->state) {
 	case MAC_QUIRK_NOT_APPLICABLE:
-		strscpy(rec->reason, "does not apply to this Mac", sizeof(rec->reason));
+		strscpy(rec->reason, "does not apply to this Mac (its model, devices and ACPI objects)",
+			sizeof(rec->reason));
 		break;
 	case MAC_QUIRK_DISABLED:
 		quirk_say(rec, MAC_QUIRK_DISABLED, "turned off by mac_quirks.disable=; would handle: %s",
@@ -319,7 +396,9 @@ void quirk_undo(struct quirk_rec *rec)
 	unsigned int i;
 
 	if (rec->gpe_masked) {
-		acpi_mask_gpe(NULL, rec->row->gpe, FALSE);
+		/* the user may have unmasked it meanwhile: then there is nothing to undo */
+		if (quirk_gpe_masked(rec->row->gpe))
+			acpi_mask_gpe(NULL, rec->row->gpe, FALSE);
 		rec->gpe_masked = false;
 	}
 	for (i = 0; i < rec->nr_wake; i++)

@@ -144,7 +144,7 @@ static void quirk_update(enum mac_quirk_id id)
 	rec->state = d.state;
 
 	if (d.act)
-		quirk_act(rec, d.pci);
+		quirk_act(rec);
 	else
 		quirk_explain(rec, d.pci);
 	pci_dev_put(ctx.held);
@@ -182,19 +182,37 @@ static bool quirk_pci_relevant(enum mac_quirk_id id, struct pci_dev *pdev)
 
 static int quirks_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
-	struct pci_dev *pdev = to_pci_dev(data);
+	struct quirk_rec *wake = &quirk_recs[MAC_QUIRK_WAKE_SOURCES];
+	struct device *dev = data;
+	int ret = NOTIFY_DONE;
 	unsigned int id;
 
-	/* After removal the device is off the bus lists: pci_get_device() misses it */
-	if (action != BUS_NOTIFY_ADD_DEVICE && action != BUS_NOTIFY_REMOVED_DEVICE)
-		return NOTIFY_DONE;
-
 	mutex_lock(&quirks_lock);
-	for (id = 0; id < MAC_QUIRK_COUNT; id++)
-		if (quirk_pci_relevant(id, pdev))
-			quirk_update(id);
+	switch (action) {
+	case BUS_NOTIFY_DEL_DEVICE:
+		/* before device_del() drops its wake-up source: never restore it */
+		quirk_wake_forget(wake, dev);
+		break;
+	case BUS_NOTIFY_BOUND_DRIVER:
+		/* a driver binding a wake device (xhci_hcd) turns its wake-up on again */
+		if (quirk_wake_holds(wake, dev)) {
+			quirk_update(MAC_QUIRK_WAKE_SOURCES);
+			ret = NOTIFY_OK;
+		}
+		break;
+	case BUS_NOTIFY_ADD_DEVICE:
+	case BUS_NOTIFY_REMOVED_DEVICE:
+		/* after removal the device is off the bus lists: pci_get_device() misses it */
+		for (id = 0; id < MAC_QUIRK_COUNT; id++) {
+			if (quirk_pci_relevant(id, to_pci_dev(dev))) {
+				quirk_update(id);
+				ret = NOTIFY_OK;
+			}
+		}
+		break;
+	}
 	mutex_unlock(&quirks_lock);
-	return NOTIFY_OK;
+	return ret;
 }
 
 static struct notifier_block quirks_pci_nb = {

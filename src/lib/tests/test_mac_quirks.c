@@ -204,10 +204,6 @@ static void test_table_consistent(void **state)
 			assert_true(q->start + q->size > q->start);
 			assert_int_not_equal(q->match.pci_vendor, 0);
 			break;
-		case MAC_QUIRK_ACT_CHECK_D0:
-			/* it checks the matched device: there must be one */
-			assert_int_not_equal(q->match.pci_vendor, 0);
-			break;
 		case MAC_QUIRK_ACT_CHECK_OSI:
 			assert_non_null(q->osi);
 			break;
@@ -335,6 +331,7 @@ static void test_cactus_ridge_needs_methods(void **state)
 	m.acpi = two;
 	d = decide(MAC_QUIRK_TB_CR_S2IDLE, "MacBookPro10,1", KV(6, 1), &m, false);
 	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	assert_null(d.pci);	/* the device of a row that did not match */
 	m.acpi = all;
 	m.pci = cr_nhi;	/* the IDs, but not an upstream port */
 	d = decide(MAC_QUIRK_TB_CR_S2IDLE, "MacBookPro10,1", KV(6, 1), &m, false);
@@ -390,8 +387,11 @@ static void test_t2_and_bcm4331(void **state)
 	d = decide(MAC_QUIRK_UEFI_SKIP_CERT, "MacBookPro14,3", KV(6, 1), &none, false);
 	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
 	d = decide(MAC_QUIRK_BCM4331_RESET, "iMac12,2", KV(6, 1), &m, false);
-	assert_true(d.act);
+	assert_false(d.act);
+	assert_int_equal(d.state, MAC_QUIRK_COVERED);
 	assert_ptr_equal(d.pci, &wifi[0]);
+	d = decide(MAC_QUIRK_BCM4331_RESET, "iMac12,2", KV(4, 6), &m, false);
+	assert_int_equal(d.state, MAC_QUIRK_CANNOT_APPLY);
 	d = decide(MAC_QUIRK_BCM4331_RESET, "iMac12,2", KV(6, 1), &none, false);
 	assert_false(d.act);
 	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
