@@ -159,11 +159,13 @@ void quirk_wake_forget(struct quirk_rec *rec, struct device *dev)
 	for (i = 0; i < rec->nr_wake; i++) {
 		struct quirk_wake *w = &rec->wake[i];
 
-		for (j = 0; j < w->nr_nodes; j++) {
-			if (w->nodes[j] != dev)
-				continue;
-			put_device(dev);
-			w->nodes[j--] = w->nodes[--w->nr_nodes];
+		for (j = 0; j < w->nr_nodes; ) {
+			if (w->nodes[j] == dev) {
+				put_device(dev);
+				w->nodes[j] = w->nodes[--w->nr_nodes];
+			} else {
+				j++;
+			}
 		}
 	}
 }
