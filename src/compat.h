@@ -25,6 +25,16 @@
 #include <asm/unaligned.h>
 #endif
 
+/*
+ * Whether the EFI variable service (efivars) is registered: 6.1 tells by
+ * efivars_kobject(); 6.2 replaced it with efivar_is_available().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define macsupport_efivars_registered()	efivar_is_available()
+#else
+#define macsupport_efivars_registered()	(efivars_kobject() != NULL)
+#endif
+
 /* MODULE_IMPORT_NS() takes a string literal since 6.13. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define MACSUPPORT_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)

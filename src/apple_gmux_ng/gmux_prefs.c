@@ -204,7 +204,7 @@ static struct attribute *gmux_prefs_attrs[] = {
 static umode_t gmux_prefs_visible(struct kobject *kobj, struct attribute *attr, int n)
 {
 	/* efivar_lock() dereferences the registered efivars: none, no file */
-	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE) || !efivars_kobject())
+	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE) || !macsupport_efivars_registered())
 		return 0;
 	if (!efivar_supports_writes())
 		return 0444;
