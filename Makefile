@@ -11,6 +11,7 @@
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
 #   make bench           benchmarks inside emulated Macs
 #   make dkms-install    copy the sources to /usr/src and install with DKMS
+#   make deb             the Debian packages (debian/) in build/deb/, and lintian
 #   make clean
 #
 # KDIR defaults to the build tree of the newest installed Debian -amd64
@@ -35,7 +36,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-debug demo bench deps dkms-install dkms-remove unit fuzz
+.PHONY: all modules clean check check-kernels check-debug demo bench deps dkms-install dkms-remove unit fuzz deb
 
 all: modules
 
@@ -51,15 +52,23 @@ clean:
 	$(MAKE) -C qemu-tests/guest clean
 	$(MAKE) -C tools clean
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
-	rm -rf qemu-tests/out qemu-tests/out-debug
+	rm -rf qemu-tests/out qemu-tests/out-debug qemu-tests/out-6.* qemu-tests/kernels.log
 
 # Install the Debian packages the tests need (as root), then run everything.
 deps:
 	qemu-tests/deps
 
+# Every supported kernel (qemu-tests/kernels: 6.1 and 6.12, fetched into
+# /var/cache/macsupport/kernels when not installed); on 6.12 a subset of the
+# guest tests (qemu-tests/check). check-kernels: every guest test on every
+# kernel.
 check: deps
 	$(MAKE) -j$$(nproc) modules
-	KDIR=$(KDIR) KVER=$(KVER) qemu-tests/run
+	qemu-tests/check
+
+check-kernels: deps
+	$(MAKE) -j$$(nproc) modules
+	qemu-tests/check --full
 
 # The debug kernel is built once per source version and config, cached in
 # /var/cache/macsupport/debug-kernel; the bundle is built against it in a
@@ -99,3 +108,27 @@ dkms-remove:
 	dkms remove macsupport/$(VERSION) --all
 	rm -rf $(DESTDIR)/usr/src/macsupport-$(VERSION)
 	$(MAKE) -C tools uninstall-conf
+
+# The Debian packages macsupport-dkms and macsupport-tools (debian/):
+# dpkg-buildpackage in a temporary copy of the tree's files (tracked, and
+# new ones git does not ignore), so that the checkout stays as it is; the
+# .debs, the source package, .buildinfo and .changes go to build/deb/
+# (build/ ignores itself), then lintian fails on any error or warning.
+DEB_OUT := build/deb
+
+deb:
+	qemu-tests/deps --deb
+	@git -C $(TOP) rev-parse --git-dir > /dev/null 2>&1 || \
+		{ echo "make deb: needs a git checkout (it packages the files git knows)" >&2; exit 1; }
+	rm -rf $(DEB_OUT)
+	mkdir -p $(DEB_OUT)
+	echo '*' > build/.gitignore
+	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	src=$$tmp/macsupport-$(VERSION); mkdir "$$src"; \
+	git ls-files -z -c -o --exclude-standard | \
+		xargs -0 sh -c 'for f; do if [ -e "$$f" ] || [ -L "$$f" ]; then printf "%s\0" "$$f"; fi; done' sh | \
+		tar --null -T - -cf - | tar -C "$$src" -xf -; \
+	(cd "$$src" && dpkg-buildpackage -us -uc); \
+	find "$$tmp" -maxdepth 1 -type f -exec cp -t $(DEB_OUT) {} +
+	@echo "make deb: packages in $(DEB_OUT):"; ls -1 $(DEB_OUT)
+	lintian --fail-on error,warning --display-info --pedantic $(DEB_OUT)/*.changes

@@ -30,9 +30,11 @@ N_PASS=0
 N_FAIL=0
 
 # report ok|fail MACHINE MODULE TEST [NOTE]
+# With KLABEL set (qemu-tests/check: the kernel series, e.g. 6.12), every
+# line names the kernel before the machine: "ok 12 6.12 MacBookPro10,1 ...".
 report()
 {
-	local result=$1 machine=$2 module=$3 name=$4 note=${5:-}
+	local result=$1 machine=${KLABEL:+$KLABEL }$2 module=$3 name=$4 note=${5:-}
 
 	N_TESTS=$((N_TESTS + 1))
 	if [ "$result" = ok ]; then
@@ -106,6 +108,15 @@ harness_find_kernel()
 	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 	export KVER KDIR VMLINUZ MODDIR
+}
+
+# kver_at_least MAJOR MINOR: the kernel under test ($KVER) is at least MAJOR.MINOR
+kver_at_least()
+{
+	local maj=${KVER%%.*} rest=${KVER#*.}
+	local min=${rest%%[!0-9]*}
+
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
 }
 
 # --- accelerator ----------------------------------------------------------------
@@ -675,6 +686,15 @@ boot_profile()
 		fi
 		cmdline="$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"
 		cmdline+="${KCMDLINE_EXTRA:+ $KCMDLINE_EXTRA}${BOOT_APPEND:+ $BOOT_APPEND}"
+		# TEST ONLY: 6.2 and later choose the gmux backlight only if
+		# apple_gmux_detect() finds the chip at its real port or MMIO
+		# window, where nothing answers under QEMU (the simulator sits in
+		# a shared-memory window): the kernel parameter makes the choice a
+		# real Mac's firmware and chip make. 6.1 needs none (it registers
+		# the gmux on "vendor", src/compat.h).
+		if [ -n "$SIMULATOR" ] && kver_at_least 6 2; then
+			cmdline+=" acpi_backlight=apple_gmux"
+		fi
 		kernel=(-kernel "$VMLINUZ" -initrd "$work/initrd" -append "$cmdline")
 		case "$FIRMWARE" in
 		ovmf|apple-efi)
