@@ -15,7 +15,10 @@
 #                 Inc.") if Version >= 2, then SetOsVersion("Mac OS X 10.9");
 #                 none and the app's "not present ... chain-loading anyway"
 #                 line when absent
-#   before-boot   the calls came before the app started anything
+#   stub-calls    the kernel's own EFI stub: from 6.11 on, on the models it
+#                 lists (MacBookPro11,3 is one), the same calls after the app's,
+#                 before 6.11 none
+#   before-boot   the app's calls came before it started anything
 #   chain-load    the app started the kernel: the firmware started the app,
 #                 the app said it starts the target, the EFI stub spoke after
 #                 that, and the app never returned to the firmware (missing:
@@ -84,13 +87,42 @@ sed 's/^/[guest]   /' "$TRACE"
 pass set-os "$T-trace" "$(wc -l < "$TRACE") lines in SetOsTrace"
 
 # --- calls ---------------------------------------------------------------------
-calls=$(grep '^call ' "$TRACE")
+# The app's calls come before the kernel's EFI stub speaks; from 6.11 on the
+# stub itself calls set_os on the dual-GPU models it lists (reference
+# gmux.md section 10), and those calls come after.
+stub_at=$(line_of "con: EFI stub: ")
+[ "$stub_at" = 0 ] && stub_at=999999
+calls=$(grep -n '^call ' "$TRACE" | awk -F: -v s="$stub_at" '$1 < s' | cut -d: -f2-)
+stub_calls=$(grep -n '^call ' "$TRACE" | awk -F: -v s="$stub_at" '$1 > s' | cut -d: -f2-)
 case $proto in
 v2) want='call SetOsVendor "Apple Inc."
 call SetOsVersion "Mac OS X 10.9"' ;;
 v1) want='call SetOsVersion "Mac OS X 10.9"' ;;
 *) want= ;;
 esac
+kernel=$(uname -r)
+stub_lists=0
+case " MacBookPro11,3 MacBookPro11,5 MacBookPro13,3 MacBookPro14,3 MacBookPro15,1 MacBookPro15,3 MacBookPro16,1 MacBookPro16,4 " in
+*" $EXPECT_PRODUCT "*) stub_lists=1 ;;
+esac
+major=${kernel%%.*} minor=${kernel#*.}
+minor=${minor%%[!0-9]*}
+want_stub=
+if [ "$stub_lists" = 1 ] && { [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; }; }; then
+	want_stub=$want
+fi
+if [ "$stub_calls" = "$want_stub" ]; then
+	if [ -n "$want_stub" ]; then
+		pass set-os "$T-stub-calls" "$kernel's EFI stub called set_os itself for $EXPECT_PRODUCT, after the app: $(echo "$stub_calls" | sed 's/^call //' | tr '\n' ';' | sed 's/;$//')"
+	else
+		if [ "$proto" = absent ]; then why="no set_os protocol to call"
+		elif [ "$stub_lists" = 1 ]; then why="before 6.11 the stub has no such call"
+		else why="$EXPECT_PRODUCT is not on its list"; fi
+		pass set-os "$T-stub-calls" "$kernel's EFI stub made no call ($why)"
+	fi
+else
+	fail set-os "$T-stub-calls" "$kernel, $EXPECT_PRODUCT: the stub's calls '$(echo "$stub_calls" | tr '\n' ';')', want '$(echo "$want_stub" | tr '\n' ';')'"
+fi
 announce=$(line_of "con: set-os: Apple set_os protocol version ${proto#v}")
 [ "$proto" = absent ] &&
 	announce=$(grep -n 'con: set-os: Apple set_os protocol not present.*chain-loading anyway' \
@@ -109,7 +141,7 @@ fi
 # --- before anything was started ----------------------------------------------
 first_start=$(line_of "con: set-os: starting ")
 [ "$target" = missing ] && first_start=$(line_of "fw: set-os.efi returned")
-last_call=$(grep -n '^call ' "$TRACE" | tail -n 1 | cut -d: -f1)
+last_call=$(grep -n '^call ' "$TRACE" | awk -F: -v s="$stub_at" '$1 < s' | tail -n 1 | cut -d: -f1)
 if in_order "${last_call:-$announce}" "$first_start"; then
 	pass set-os "$T-before-boot" "calls at line ${last_call:-none}, first start at $first_start"
 else
