@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness: own-boot when EXPECT_APPLE_EFI append apple_fw.set_os=v2,path
+# harness: own-boot when EXPECT_STUB_SET_OS append apple_fw.set_os=v2,path
 #
 # tools/efi/set-os.efi on the fake Apple firmware (qemu-tests/efi,
 # set-os-fake.c). With apple_fw.set_os=PROTO,TARGET on the command line the
@@ -8,7 +8,9 @@
 # protocol call, every console line (the app's, then the kernel EFI stub's)
 # and its own steps in the volatile EFI variable SetOsTrace, read here
 # through efivarfs. This file checks the mode v2,path (the app is given
-# "\vmlinuz <kernel options>"); 86-89 set SETOS_MODE and source it:
+# "\vmlinuz <kernel options>") on every profile booted through the fake
+# firmware that says whether the stub lists its model (EXPECT_STUB_SET_OS);
+# 86-89 (MacBookPro11,3 only) set SETOS_MODE and source it:
 #
 #   calls         exactly the calls PROTO asks for, with the exact strings, in
 #                 the order of the kernel's EFI stub (6.11): SetOsVendor("Apple
@@ -16,8 +18,11 @@
 #                 none and the app's "not present ... chain-loading anyway"
 #                 line when absent
 #   stub-calls    the kernel's own EFI stub: from 6.11 on, on the models it
-#                 lists (MacBookPro11,3 is one), the same calls after the app's,
-#                 before 6.11 none
+#                 lists (EXPECT_STUB_SET_OS=listed: MacBookPro11,3), the same
+#                 calls after the app's, before 6.11 none; on a model it does
+#                 not list (EXPECT_STUB_SET_OS=unlisted: MacBookPro11,4, the
+#                 iGPU-only sibling of the listed MacBookPro11,5) none on any
+#                 kernel, although the protocol is there and the stub spoke
 #   before-boot   the app's calls came before it started anything
 #   chain-load    the app started the kernel: the firmware started the app,
 #                 the app said it starts the target, the EFI stub spoke after
@@ -32,7 +37,7 @@
 # Not emulated: a real Mac's firmware acting on the calls (it shows the iGPU
 # afterwards); the fake protocol only records them.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ -n "${EXPECT_STUB_SET_OS:-}" ] || return 0
 
 SETOS_MODE=${SETOS_MODE:-v2,path}
 SETOS_GUID=6b3c5a2e-6f8d-4a31-9e57-2d1c0b7f4e93
@@ -89,7 +94,10 @@ pass set-os "$T-trace" "$(wc -l < "$TRACE") lines in SetOsTrace"
 # --- calls ---------------------------------------------------------------------
 # The app's calls come before the kernel's EFI stub speaks; from 6.11 on the
 # stub itself calls set_os on the dual-GPU models it lists (reference
-# gmux.md section 10), and those calls come after.
+# gmux.md section 10; apple_match_product_name() in
+# drivers/firmware/efi/libstub/x86-stub.c, an exact match of the SMBIOS
+# product), and those calls come after. The profile says whether its model
+# is on that list (EXPECT_STUB_SET_OS).
 stub_at=$(line_of "con: EFI stub: ")
 [ "$stub_at" = 0 ] && stub_at=999999
 calls=$(grep -n '^call ' "$TRACE" | awk -F: -v s="$stub_at" '$1 < s' | cut -d: -f2-)
@@ -102,21 +110,23 @@ v1) want='call SetOsVersion "Mac OS X 10.9"' ;;
 esac
 kernel=$(uname -r)
 stub_lists=0
-case " MacBookPro11,3 MacBookPro11,5 MacBookPro13,3 MacBookPro14,3 MacBookPro15,1 MacBookPro15,3 MacBookPro16,1 MacBookPro16,4 " in
-*" $EXPECT_PRODUCT "*) stub_lists=1 ;;
-esac
+[ "$EXPECT_STUB_SET_OS" = listed ] && stub_lists=1
 major=${kernel%%.*} minor=${kernel#*.}
 minor=${minor%%[!0-9]*}
+stub_has_call=0
+[ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; } && stub_has_call=1
 want_stub=
-if [ "$stub_lists" = 1 ] && { [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 11 ]; }; }; then
-	want_stub=$want
-fi
-if [ "$stub_calls" = "$want_stub" ]; then
+[ "$stub_lists" = 1 ] && [ "$stub_has_call" = 1 ] && want_stub=$want
+if [ "$EXPECT_STUB_SET_OS" != listed ] && [ "$EXPECT_STUB_SET_OS" != unlisted ]; then
+	fail set-os "$T-stub-calls" "EXPECT_STUB_SET_OS='$EXPECT_STUB_SET_OS', want listed or unlisted"
+elif [ "$stub_at" = 999999 ]; then
+	fail set-os "$T-stub-calls" "premise: the kernel's EFI stub never spoke (no 'con: EFI stub: ' line)"
+elif [ "$stub_calls" = "$want_stub" ]; then
 	if [ -n "$want_stub" ]; then
 		pass set-os "$T-stub-calls" "$kernel's EFI stub called set_os itself for $EXPECT_PRODUCT, after the app: $(echo "$stub_calls" | sed 's/^call //' | tr '\n' ';' | sed 's/;$//')"
 	else
 		if [ "$proto" = absent ]; then why="no set_os protocol to call"
-		elif [ "$stub_lists" = 1 ]; then why="before 6.11 the stub has no such call"
+		elif [ "$stub_has_call" = 0 ]; then why="before 6.11 the stub has no such call"
 		else why="$EXPECT_PRODUCT is not on its list"; fi
 		pass set-os "$T-stub-calls" "$kernel's EFI stub made no call ($why)"
 	fi
