@@ -12,6 +12,9 @@
 #   make bench           benchmarks inside emulated Macs
 #   make dkms-install    copy the sources to /usr/src and install with DKMS
 #   make deb             the Debian packages (debian/) in build/deb/, and lintian
+#   make check-image     the packages installed in a Debian 12 image booted as an
+#                        emulated Mac: DKMS build, autoload, purge (as root;
+#                        slow, not for CI: qemu-tests/image/)
 #   make clean
 #
 # KDIR defaults to the build tree of the newest installed Debian -amd64
@@ -36,7 +39,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-kernels check-debug demo bench deps dkms-install dkms-remove unit fuzz deb
+.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb
 
 all: modules
 
@@ -52,7 +55,7 @@ clean:
 	$(MAKE) -C qemu-tests/guest clean
 	$(MAKE) -C tools clean
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
-	rm -rf qemu-tests/out qemu-tests/out-debug qemu-tests/out-6.* qemu-tests/kernels.log build/deb
+	rm -rf qemu-tests/out qemu-tests/out-image qemu-tests/out-debug qemu-tests/out-6.* qemu-tests/kernels.log build/deb
 
 # Install the Debian packages the tests need (as root), then run everything.
 deps:
@@ -76,6 +79,12 @@ check-kernels: deps
 check-debug:
 	qemu-tests/deps --debug
 	qemu-tests/debug-kernel/check $(PROFILES)
+
+# The base image (debootstrap) is cached in /var/cache/macsupport/image,
+# keyed by qemu-tests/image/packages and build-base.
+check-image: deps deb
+	qemu-tests/deps --image
+	qemu-tests/image/check-image
 
 demo: deps
 	$(MAKE) -j$$(nproc) modules

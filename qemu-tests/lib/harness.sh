@@ -637,6 +637,10 @@ host_agent_stop()
 # Boots the profile, leaves in $OUT/LABEL/ (LABEL defaults to NAME):
 # console.log, results, status, time. MODE is "test" (default) or "demo";
 # TESTS is a comma-separated list of guest test files.
+# make check-image boots a Debian image instead of the harness's initramfs:
+# BOOT_INITRD (the initrd to boot), BOOT_CMDLINE (the command line before
+# the profile's KCMDLINE_EXTRA), BOOT_DISK (a raw disk image), BOOT_MEM
+# (MiB, default 512) and BOOT_SMP (vCPUs, default 1); VMLINUZ the kernel.
 boot_profile()
 {
 	local name=$1 tests=$2 mode=${3:-test} label=${4:-$1} limit=${5:-$QEMU_TIMEOUT}
@@ -666,7 +670,11 @@ boot_profile()
 				"$work/extra/etc/macsupport/nvram-props.hex"
 		fi
 		(cd "$work/extra" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/profile.cpio.gz"
-		cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$work/initrd"
+		if [ -n "${BOOT_INITRD:-}" ]; then
+			cp "$BOOT_INITRD" "$work/initrd"
+		else
+			cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$work/initrd"
+		fi
 
 		mapfile -t acpi < <(profile_acpi "$work") || exit 1
 		[ ${#acpi[@]} -eq $((2 * ${#ACPI[@]})) ] || {
@@ -684,7 +692,7 @@ boot_profile()
 			echo "not ok harness simulator # $(tail -n 1 "$work/sim.log")" > "$work/results"
 			exit 1
 		fi
-		cmdline="$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"
+		cmdline=${BOOT_CMDLINE:-"$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"}
 		cmdline+="${KCMDLINE_EXTRA:+ $KCMDLINE_EXTRA}${BOOT_APPEND:+ $BOOT_APPEND}"
 		# TEST ONLY: 6.2 and later choose the gmux backlight only if
 		# apple_gmux_detect() finds the chip at its real port or MMIO
@@ -733,6 +741,12 @@ boot_profile()
 			serial=(-serial "file:$work/console.log")
 			exec {qemu_out}> "$work/qemu.log"
 		fi
+		# BOOT_DISK: a root file system image (make check-image), at a
+		# slot no profile uses.
+		if [ -n "${BOOT_DISK:-}" ]; then
+			args+=(-drive "file=$BOOT_DISK,format=raw,if=none,id=rootdisk,cache=unsafe"
+			       -device virtio-blk-pci,drive=rootdisk,bus=pcie.0,addr=0x1a)
+		fi
 		host_agent_start "$work" || {
 			echo "not ok harness host-agent # cannot make $work/hostagent.{in,out}" \
 				> "$work/results"
@@ -740,7 +754,8 @@ boot_profile()
 		}
 		t0=$(now)
 		timeout "${fg[@]}" -k 5 "$limit" qemu-system-x86_64 \
-			-nodefaults -display none -no-reboot -m 512 -smp "1${SMP_MAXCPUS:+,maxcpus=$SMP_MAXCPUS}" \
+			-nodefaults -display none -no-reboot -m "${BOOT_MEM:-512}" \
+			-smp "${BOOT_SMP:-1}${SMP_MAXCPUS:+,maxcpus=$SMP_MAXCPUS}" \
 			-machine "$MACHINE" "${ACCEL[@]}" \
 			"${args[@]}" "${acpi[@]}" \
 			"${kernel[@]}" \
