@@ -55,7 +55,7 @@ clean:
 	$(MAKE) -C qemu-tests/guest clean
 	$(MAKE) -C tools clean
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP)/qemu-tests/helpers clean; fi
-	rm -rf qemu-tests/out qemu-tests/out-image qemu-tests/out-debug qemu-tests/out-6.* qemu-tests/kernels.log build/deb
+	rm -rf qemu-tests/out qemu-tests/out-image qemu-tests/out-debug qemu-tests/out-6.* qemu-tests/*.log build/deb
 
 # Install the Debian packages the tests need (as root), then run everything.
 deps:
