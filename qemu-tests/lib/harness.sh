@@ -669,11 +669,11 @@ boot_profile()
 			cp "$PROFILE_DIR/$APPLE_NVRAM_PROPS" \
 				"$work/extra/etc/macsupport/nvram-props.hex"
 		fi
-		(cd "$work/extra" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/profile.cpio.gz"
-		if [ -n "${BOOT_INITRD:-}" ]; then
-			cp "$BOOT_INITRD" "$work/initrd"
-		else
-			cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$work/initrd"
+		# BOOT_INITRD (make check-image): the image's own initrd, as it is.
+		initrd=${BOOT_INITRD:-$work/initrd}
+		if [ -z "${BOOT_INITRD:-}" ]; then
+			(cd "$work/extra" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/profile.cpio.gz"
+			cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$initrd"
 		fi
 
 		mapfile -t acpi < <(profile_acpi "$work") || exit 1
@@ -703,7 +703,7 @@ boot_profile()
 		if [ -n "$SIMULATOR" ] && kver_at_least 6 2; then
 			cmdline+=" acpi_backlight=apple_gmux"
 		fi
-		kernel=(-kernel "$VMLINUZ" -initrd "$work/initrd" -append "$cmdline")
+		kernel=(-kernel "$VMLINUZ" -initrd "$initrd" -append "$cmdline")
 		case "$FIRMWARE" in
 		ovmf|apple-efi)
 			# OVMF_VARS_FROM: the variable store a previous boot left
@@ -716,7 +716,7 @@ boot_profile()
 			args+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
 			       -drive "if=pflash,format=raw,unit=1,file=$work/ovmf-vars.fd")
 			if [ "$FIRMWARE" = apple-efi ]; then
-				mapfile -t kernel < <(apple_efi_disk "$work/efidisk" "$work/initrd" \
+				mapfile -t kernel < <(apple_efi_disk "$work/efidisk" "$initrd" \
 					"$cmdline")
 				[ ${#kernel[@]} -eq 4 ] || {
 					echo "not ok harness apple-efi-disk # cannot fill $work/efidisk" \
