@@ -74,14 +74,17 @@ enum mac_quirk_reach {
 
 /**
  * enum mac_quirk_state - the decision recorded for a quirk
- * @MAC_QUIRK_NOT_APPLICABLE: no row matches this machine
+ * @MAC_QUIRK_NOT_APPLICABLE: no row matches this machine, or one does but
+ *	what its action works on (the GPE, the wake devices) does not exist
+ *	here, so the quirk cannot occur
  * @MAC_QUIRK_APPLIED: the module applied it
  * @MAC_QUIRK_COVERED: the running kernel already handles it (checked where
  *	the row says how)
  * @MAC_QUIRK_CANNOT_APPLY: it applies, but cannot be done after boot: the
  *	reason says what would do it
  * @MAC_QUIRK_DISABLED: turned off by the module parameter
- * @MAC_QUIRK_FAILED: applying or checking it failed
+ * @MAC_QUIRK_FAILED: applying or checking it was tried and did not take
+ *	effect
  */
 enum mac_quirk_state {
 	MAC_QUIRK_NOT_APPLICABLE,
@@ -167,7 +170,11 @@ struct mac_quirk {
  *	is done with the decision) or NULL
  * @acpi_exists: whether ACPI object @path exists, relative to @pci (the
  *	handle pci_find() returned) unless @path is absolute
- * @ctx: passed to both callbacks
+ * @gpe_exists: whether the machine has GPE @gpe; NULL where the caller
+ *	cannot tell (the action then finds out)
+ * @acpi_can_wake: whether ACPI device @path (absolute) exists and can wake
+ *	the machine (it has a valid _PRW); NULL where the caller cannot tell
+ * @ctx: passed to every callback
  */
 struct mac_quirk_env {
 	const char *product;
@@ -175,6 +182,8 @@ struct mac_quirk_env {
 	void *(*pci_find)(void *ctx, u16 vendor, u16 device, unsigned int flags,
 			  unsigned int devfn);
 	bool (*acpi_exists)(void *ctx, void *pci, const char *path);
+	bool (*gpe_exists)(void *ctx, unsigned int gpe);
+	bool (*acpi_can_wake)(void *ctx, const char *path);
 	void *ctx;
 };
 
@@ -183,12 +192,16 @@ struct mac_quirk_env {
  * @state: %MAC_QUIRK_NOT_APPLICABLE, %MAC_QUIRK_COVERED,
  *	%MAC_QUIRK_CANNOT_APPLY or %MAC_QUIRK_DISABLED; meaningless with @act
  * @act: the caller must now do @row's action and record the outcome
+ * @absent: @row matches the machine, but what its action works on is not
+ *	there (its GPE, or every one of its wake devices): the quirk cannot
+ *	occur, @state is %MAC_QUIRK_NOT_APPLICABLE
  * @row: the matching row, or NULL
  * @pci: the PCI device the row matched, or NULL
  */
 struct mac_quirk_decision {
 	enum mac_quirk_state state;
 	bool act;
+	bool absent;
 	const struct mac_quirk *row;
 	void *pci;
 };
@@ -210,11 +223,15 @@ const struct mac_quirk *mac_quirk_table(size_t *count);
  * @d: the decision
  *
  * A row matches when the product is listed (or none is), the PCI device
- * exists and every ACPI object exists. For a matching row with an action,
- * @d->act tells the caller to do it (also where the kernel covers the
- * quirk: the action then checks the kernel's work). A matching row without
- * an action is covered when the kernel is at least @covered_since, and
- * cannot be applied otherwise. A disabled quirk is only matched, so that
+ * exists and every ACPI object exists. A matching row whose action works on
+ * something the machine does not have (a GPE it lacks, wake devices none of
+ * which exists or can wake it) is not applicable, @d->absent set: the
+ * quirk cannot occur, whether or not it is disabled. For a matching row
+ * with an action, @d->act tells the caller to do it (also where the kernel
+ * covers the quirk: the action then checks the kernel's work). A matching
+ * row without an action is covered when the kernel is at least
+ * @covered_since, and cannot be applied otherwise. A disabled quirk is
+ * only matched, so that
  * "disabled" is reported only where the quirk would apply.
  */
 void mac_quirk_decide(enum mac_quirk_id id, const struct mac_quirk_env *env,

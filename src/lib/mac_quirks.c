@@ -239,6 +239,30 @@ static bool mac_quirk_matches(const struct mac_quirk *q, const struct mac_quirk_
 	return true;
 }
 
+/*
+ * Is what @q's action works on missing from the machine? Then the quirk
+ * cannot occur there. What the caller cannot tell counts as present: the
+ * action finds out.
+ */
+static bool mac_quirk_target_absent(const struct mac_quirk *q, const struct mac_quirk_env *env)
+{
+	const char * const *path;
+
+	switch (q->action) {
+	case MAC_QUIRK_ACT_MASK_GPE:
+		return env->gpe_exists && !env->gpe_exists(env->ctx, q->gpe);
+	case MAC_QUIRK_ACT_DISABLE_WAKE:
+		if (!env->acpi_can_wake)
+			return false;
+		for (path = q->wake; path && *path; path++)
+			if (env->acpi_can_wake(env->ctx, *path))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 void mac_quirk_decide(enum mac_quirk_id id, const struct mac_quirk_env *env,
 		      bool disabled, struct mac_quirk_decision *d)
 {
@@ -254,7 +278,9 @@ void mac_quirk_decide(enum mac_quirk_id id, const struct mac_quirk_env *env,
 			continue;
 
 		d->row = q;
-		if (disabled)
+		if (mac_quirk_target_absent(q, env))
+			d->absent = true;	/* state stays not applicable */
+		else if (disabled)
 			d->state = MAC_QUIRK_DISABLED;
 		else if (q->action != MAC_QUIRK_ACT_NONE)
 			d->act = true;

@@ -51,6 +51,7 @@ struct quirk_rec {
 	struct resource *res;
 };
 
+void quirk_absent(struct quirk_rec *rec);
 void quirk_act(struct quirk_rec *rec);
 void quirk_explain(struct quirk_rec *rec, struct pci_dev *pdev);
 void quirk_undo(struct quirk_rec *rec);

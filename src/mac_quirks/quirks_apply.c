@@ -40,6 +40,65 @@ static bool quirk_acpi_off(struct quirk_rec *rec)
 	return true;
 }
 
+/* --- what a row acts on is not there ------------------------------------ */
+
+/*
+ * The quirk cannot occur here: not applicable, with what is missing. Not
+ * failed: nothing was tried, and there is nothing for the user to fix.
+ */
+static void quirk_gpe_absent(struct quirk_rec *rec, acpi_status status)
+{
+	quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE, "GPE 0x%02x does not exist here (%s), so it cannot storm",
+		  rec->row->gpe, acpi_format_exception(status));
+}
+
+static void quirk_wake_absent(struct quirk_rec *rec, const char *names)
+{
+	quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE,
+		  "%s: not wake devices here (absent, or no _PRW), so they cannot wake this Mac",
+		  names);
+}
+
+/* The ACPI name of a wake path (its last segment), as /proc/acpi/wakeup shows it */
+static const char *quirk_wake_name(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+/**
+ * quirk_absent() - say why a matching row cannot occur on this machine
+ * @rec: the record; @rec->row is set
+ *
+ * For a decision with &mac_quirk_decision.absent: the row's GPE, or every
+ * one of its wake devices, does not exist here.
+ */
+void quirk_absent(struct quirk_rec *rec)
+{
+	const struct mac_quirk *q = rec->row;
+	const char * const *path;
+	acpi_event_status st;
+	char names[64] = "";
+
+	switch (q->action) {
+	case MAC_QUIRK_ACT_MASK_GPE:
+		quirk_gpe_absent(rec, acpi_get_gpe_status(NULL, q->gpe, &st));
+		break;
+	case MAC_QUIRK_ACT_DISABLE_WAKE:
+		for (path = q->wake; *path; path++) {
+			strlcat(names, names[0] ? ", " : "", sizeof(names));
+			strlcat(names, quirk_wake_name(*path), sizeof(names));
+		}
+		quirk_wake_absent(rec, names);
+		break;
+	default:
+		quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE, "what it acts on is not there: %s",
+			  q->what);
+		break;
+	}
+}
+
 /* --- GPE storms -------------------------------------------------------- */
 
 static bool quirk_gpe_masked(unsigned int gpe)
@@ -59,8 +118,8 @@ static void quirk_mask_gpe(struct quirk_rec *rec)
 		return;
 	status = acpi_get_gpe_status(NULL, gpe, &st);
 	if (ACPI_FAILURE(status)) {
-		quirk_say(rec, MAC_QUIRK_FAILED, "GPE 0x%02x does not exist here (%s)", gpe,
-			  acpi_format_exception(status));
+		/* the decision saw it; a GPE block removed since */
+		quirk_gpe_absent(rec, status);
 		return;
 	}
 	if (!(st & ACPI_EVENT_FLAG_MASKED)) {
@@ -196,7 +255,7 @@ static void quirk_disable_wake(struct quirk_rec *rec)
 	if (quirk_acpi_off(rec))
 		return;
 	for (path = rec->row->wake; *path && rec->nr_wake < QUIRK_WAKE_MAX; path++) {
-		const char *name = strrchr(*path, '.') ? strrchr(*path, '.') + 1 : *path;
+		const char *name = quirk_wake_name(*path);
 		struct quirk_wake *w = &rec->wake[rec->nr_wake];
 		struct acpi_device *adev;
 		acpi_handle handle;
@@ -219,8 +278,8 @@ static void quirk_disable_wake(struct quirk_rec *rec)
 	}
 
 	if (!rec->nr_wake) {
-		quirk_say(rec, MAC_QUIRK_FAILED, "none of the model's wake devices (%s) is a wake device here",
-			  missing);
+		/* the decision saw one; gone since */
+		quirk_wake_absent(rec, missing);
 		return;
 	}
 	if (!off[0]) {

@@ -122,6 +122,27 @@ static bool quirk_acpi_exists(void *ctx, void *pci, const char *path)
 	return ACPI_SUCCESS(acpi_get_handle(scope, (char *)path, &handle));
 }
 
+static bool quirk_gpe_exists(void *ctx, unsigned int gpe)
+{
+	acpi_event_status st;
+
+	return ACPI_SUCCESS(acpi_get_gpe_status(NULL, gpe, &st));
+}
+
+/* An ACPI device at @path with a valid _PRW: one the machine can wake from */
+static bool quirk_acpi_can_wake(void *ctx, const char *path)
+{
+	struct acpi_device *adev = NULL;
+	acpi_handle handle;
+	bool can;
+
+	if (ACPI_SUCCESS(acpi_get_handle(NULL, (char *)path, &handle)))
+		adev = acpi_get_acpi_dev(handle);
+	can = adev && adev->wakeup.flags.valid;
+	acpi_dev_put(adev);
+	return can;
+}
+
 /* Decide quirk @id again from scratch, undoing what an earlier decision did. */
 static void quirk_update(enum mac_quirk_id id)
 {
@@ -132,6 +153,9 @@ static void quirk_update(enum mac_quirk_id id)
 		.kernel = MACSUPPORT_KERNEL_VERSION,
 		.pci_find = quirk_pci_find,
 		.acpi_exists = quirk_acpi_exists,
+		/* with acpi=off the actions say that ACPI is off */
+		.gpe_exists = acpi_disabled ? NULL : quirk_gpe_exists,
+		.acpi_can_wake = acpi_disabled ? NULL : quirk_acpi_can_wake,
 		.ctx = &ctx,
 	};
 	struct mac_quirk_decision d;
@@ -143,13 +167,16 @@ static void quirk_update(enum mac_quirk_id id)
 	rec->row = d.row;
 	rec->state = d.state;
 
-	if (d.act)
+	if (d.absent)
+		quirk_absent(rec);
+	else if (d.act)
 		quirk_act(rec);
 	else
 		quirk_explain(rec, d.pci);
 	pci_dev_put(ctx.held);
 
-	if (rec->state != MAC_QUIRK_NOT_APPLICABLE)
+	/* not applicable, but the model's row matched: say what is missing */
+	if (rec->state != MAC_QUIRK_NOT_APPLICABLE || rec->row)
 		pr_info("%s: %s: %s\n", mac_quirk_name(id), mac_quirk_state_name(rec->state),
 			rec->reason);
 }
@@ -194,7 +221,12 @@ static int quirks_pci_notify(struct notifier_block *nb, unsigned long action, vo
 		quirk_wake_forget(wake, dev);
 		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
-		/* a driver binding a wake device (xhci_hcd) turns its wake-up on again */
+		/*
+		 * A driver binding a wake device (xhci_hcd) turns its wake-up
+		 * on again. Only PCI ones are seen: button.ko binding LID0 on
+		 * the ACPI bus is not (acpi_bus_type is not exported, so no
+		 * notifier), and its reload re-enables LID0's wake-up.
+		 */
 		if (quirk_wake_holds(wake, dev)) {
 			quirk_update(MAC_QUIRK_WAKE_SOURCES);
 			ret = NOTIFY_OK;

@@ -216,6 +216,19 @@ check "a failed quirk: exit 4, the reason is the action" sh -c "
 	grep -q 'apple_nvme (failed): pci_enable_device returned -5' '$T/failq.txt'"
 rm "$M/sys/devices/platform/mac_quirks/quirks/apple_nvme"
 
+# A quirk whose GPE or wake devices the machine lacks cannot occur: not
+# applicable with that reason, nothing for the user to do (issue 21).
+quirk "$M" gpe_storm "not-applicable: GPE 0x4e does not exist here (AE_BAD_PARAMETER), so it cannot storm"
+quirk "$M" wake_sources "not-applicable: XHC1, LID0: not wake devices here (absent, or no _PRW), so they cannot wake this Mac"
+run absent "$M"
+check "quirks whose objects are absent: not-applicable with the reason, exit 0, no action" sh -c "
+	[ \$(cat '$T/absent.rc') = 0 ] && [ \$(cat '$T/absent.jrc') = 0 ] &&
+	grep -q -x '  gpe_storm: not-applicable: GPE 0x4e does not exist here (AE_BAD_PARAMETER), so it cannot storm' '$T/absent.txt' &&
+	[ \"\$(jq_py '$T/absent.json' \"d['status'], d['actions']\")\" = \"('ok', [])\" ]"
+check "quirks whose objects are absent: --json validates" validate "$T/absent.json"
+quirk "$M" gpe_storm "applied: GPE 0x06 masked at runtime (storm seen on this model)"
+quirk "$M" wake_sources "disabled: by mac_quirks.disable=wake_sources"
+
 # --- 3. a known Mac without mac_quirks -----------------------------------------
 
 M2=$T/mbp82

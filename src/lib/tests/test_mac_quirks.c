@@ -30,6 +30,8 @@ struct fake_machine {
 	const struct fake_pci *pci;
 	size_t nr_pci;
 	const char * const *acpi;	/* existing objects, "DEV:PATH" for relative ones */
+	unsigned int nr_gpes;		/* GPEs 0 to nr_gpes - 1 exist; 0: not told */
+	const char * const *wake;	/* devices that can wake it; NULL: not told */
 	const struct fake_pci *asked;	/* what pci_find() last returned */
 };
 
@@ -74,6 +76,21 @@ static bool fake_acpi_exists(void *ctx, void *pci, const char *path)
 	return false;
 }
 
+static bool fake_gpe_exists(void *ctx, unsigned int gpe)
+{
+	return gpe < ((struct fake_machine *)ctx)->nr_gpes;
+}
+
+static bool fake_acpi_can_wake(void *ctx, const char *path)
+{
+	const char * const *w;
+
+	for (w = ((struct fake_machine *)ctx)->wake; *w; w++)
+		if (!strcmp(*w, path))
+			return true;
+	return false;
+}
+
 static struct mac_quirk_decision decide(enum mac_quirk_id id, const char *product,
 					unsigned int kernel, struct fake_machine *m,
 					bool disabled)
@@ -81,6 +98,9 @@ static struct mac_quirk_decision decide(enum mac_quirk_id id, const char *produc
 	struct mac_quirk_env env = {
 		.product = product, .kernel = kernel, .pci_find = fake_pci_find,
 		.acpi_exists = fake_acpi_exists, .ctx = m,
+		/* what the machine does not tell, the action finds out */
+		.gpe_exists = m->nr_gpes ? fake_gpe_exists : NULL,
+		.acpi_can_wake = m->wake ? fake_acpi_can_wake : NULL,
 	};
 	struct mac_quirk_decision d;
 
@@ -108,8 +128,9 @@ static void expect_outcomes(const char *product, unsigned int kernel, struct fak
 		if (strcmp(outcome(&d), want[id]))
 			fail_msg("%s: %s: got %s, want %s", product ? product : "(null)",
 				 mac_quirk_name(id), outcome(&d), want[id]);
-		if (d.state == MAC_QUIRK_NOT_APPLICABLE && !d.act && d.row)
-			fail_msg("%s: not applicable but a row is set", mac_quirk_name(id));
+		if (d.state == MAC_QUIRK_NOT_APPLICABLE && !d.act && !d.row != !d.absent)
+			fail_msg("%s: not applicable: a row set exactly when its target is absent",
+				 mac_quirk_name(id));
 	}
 }
 
@@ -374,6 +395,74 @@ static void test_unknown_and_missing_product(void **state)
 	expect_outcomes("MacBookPro11,", KV(6, 1), &none, want);
 }
 
+/*
+ * A GPE the machine does not have cannot storm: MacBookPro12,1's row on a
+ * machine with GPEs 0x00-0x3f only (q35's ICH9 block) is not applicable,
+ * with the row named, also when disabled; where 0x4e exists it acts.
+ */
+static void test_gpe_absent(void **state)
+{
+	struct fake_machine m = { .nr_gpes = 0x40 };
+	struct mac_quirk_decision d;
+
+	(void)state;
+	d = decide(MAC_QUIRK_GPE_STORM, "MacBookPro12,1", KV(6, 1), &m, false);
+	assert_false(d.act);
+	assert_true(d.absent);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	assert_non_null(d.row);
+	assert_int_equal(d.row->gpe, 0x4e);
+	d = decide(MAC_QUIRK_GPE_STORM, "MacBookPro12,1", KV(6, 1), &m, true);
+	assert_true(d.absent);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+
+	d = decide(MAC_QUIRK_GPE_STORM, "MacBookPro11,4", KV(6, 1), &m, false);
+	assert_true(d.act);	/* 0x06 is there */
+	assert_false(d.absent);
+	m.nr_gpes = 0x80;
+	d = decide(MAC_QUIRK_GPE_STORM, "MacBookPro12,1", KV(6, 1), &m, false);
+	assert_true(d.act);
+	assert_false(d.absent);
+	d = decide(MAC_QUIRK_GPE_STORM, "MacBookPro14,2", KV(6, 1), &m, false);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	assert_false(d.absent);	/* no row: nothing to be absent */
+	assert_null(d.row);
+}
+
+/*
+ * The wake row acts where at least one of its devices can wake the
+ * machine, and is not applicable where none can (absent, or no _PRW).
+ */
+static void test_wake_absent(void **state)
+{
+	static const char *const none[] = { NULL };
+	static const char *const lid[] = { "\\_SB.LID0", NULL };
+	static const char *const other[] = { "\\_SB.PCI0.EHC1", NULL };
+	struct fake_machine m = { .wake = none };
+	struct mac_quirk_decision d;
+
+	(void)state;
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro11,4", KV(6, 1), &m, false);
+	assert_false(d.act);
+	assert_true(d.absent);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	assert_string_equal(d.row->wake[0], "\\_SB.PCI0.XHC1");
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro11,4", KV(6, 1), &m, true);
+	assert_true(d.absent);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	m.wake = other;	/* a wake device, but not one of the row's */
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro11,1", KV(6, 1), &m, false);
+	assert_true(d.absent);
+
+	m.wake = lid;	/* one of the two is enough */
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro11,4", KV(6, 1), &m, false);
+	assert_true(d.act);
+	assert_false(d.absent);
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro11,4", KV(6, 1), &m, true);
+	assert_int_equal(d.state, MAC_QUIRK_DISABLED);
+	assert_false(d.absent);
+}
+
 static void test_t2_and_bcm4331(void **state)
 {
 	static const struct fake_pci wifi[] = { { 0x14e4, 0x4331, 0x00, false } };
@@ -410,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_disabled_only_where_it_applies),
 		cmocka_unit_test(test_unknown_and_missing_product),
 		cmocka_unit_test(test_t2_and_bcm4331),
+		cmocka_unit_test(test_gpe_absent),
+		cmocka_unit_test(test_wake_absent),
 	};
 
 	return cmocka_run_group_tests_name("mac_quirks", tests, NULL, NULL);
