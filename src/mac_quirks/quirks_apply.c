@@ -294,7 +294,12 @@ static void quirk_disable_wake(struct quirk_rec *rec)
 
 /* --- the MacBookPro11,4/11,5 power-off window --------------------------- */
 
-/* The first PCI device with a resource in [@start, @end], held; or NULL. */
+/*
+ * The first PCI device with a resource in [@start, @end], held; or NULL.
+ * Only resources in the resource tree count: an unassigned one (the PCI
+ * core leaves it at 0 to size - 1, IORESOURCE_UNSET, no parent) decodes
+ * nothing, however large it is.
+ */
 static struct pci_dev *quirk_pci_in_range(resource_size_t start, resource_size_t end,
 					  int *bar)
 {
@@ -305,8 +310,10 @@ static struct pci_dev *quirk_pci_in_range(resource_size_t start, resource_size_t
 		for (i = 0; i < PCI_NUM_RESOURCES; i++) {
 			struct resource *r = &pdev->resource[i];
 
-			if ((r->flags & IORESOURCE_MEM) && r->end && r->start <= end &&
-			    r->end >= start) {
+			if (!(r->flags & IORESOURCE_MEM) || (r->flags & IORESOURCE_UNSET) ||
+			    !r->parent)
+				continue;
+			if (r->start <= end && r->end >= start) {
 				*bar = i;
 				return pdev;
 			}
