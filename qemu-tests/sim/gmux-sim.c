@@ -102,6 +102,7 @@ struct gmux_sim {
 	unsigned long entries;
 	unsigned long batches;
 	unsigned long ctl_ops;
+	u32 dgpu_offs;
 };
 
 static int sim_stop;	/* set by the signal handler */
@@ -230,6 +231,7 @@ static void sim_apply(struct gmux_sim *s, u8 op, unsigned int off, u32 val)
 	unsigned int len = op <= GMUX_SIM_J_WRITE8 ? 1 : 4;
 	bool write = op == GMUX_SIM_J_WRITE8 || op == GMUX_SIM_J_WRITE32 ||
 		     op == GMUX_SIM_J_WRITE32BE;
+	bool was_on = m->dgpu_on;
 
 	if (off + len > sizeof(m->win)) {
 		s->bad++;
@@ -258,6 +260,8 @@ static void sim_apply(struct gmux_sim *s, u8 op, unsigned int off, u32 val)
 		s->bad++;
 		return;
 	}
+	if (was_on && !m->dgpu_on)
+		s->dgpu_offs++;
 	sim_write_back(s, write, off, len);
 }
 
@@ -282,6 +286,7 @@ static void sim_publish_stats(struct gmux_sim *s)
 	simw_store(w, GMUX_SIM_ST_SWITCH_EXTERNAL, m->switch_external);
 	simw_store(w, GMUX_SIM_ST_POWER, m->power);
 	simw_store(w, GMUX_SIM_ST_DGPU_ON, m->dgpu_on);
+	simw_store(w, GMUX_SIM_ST_DGPU_OFFS, s->dgpu_offs);
 }
 
 static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)

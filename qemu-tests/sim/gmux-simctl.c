@@ -29,7 +29,8 @@
  * indexed, t2), fault (none, stuck, garbage, lost, slow, sticky-status,
  * refuse-switch, power-stuck) and, in decimal, reads writes reg_reads
  * reg_writes irqs_raised irqs_cleared int_status int_enable brightness
- * dropped switch_display switch_ddc switch_external power dgpu_on head tail.
+ * dropped switch_display switch_ddc switch_external power dgpu_on dgpu_offs (power
+ * cuts of the modelled dGPU since the simulator started) head tail.
  *
  * Control requests: OP and ARG are written, then SEQ is bumped; the
  * simulator answers by setting RESULT and copying SEQ into ACK.
@@ -97,6 +98,7 @@ static const struct {
 	{ "switch_external", GMUX_SIM_ST_SWITCH_EXTERNAL },
 	{ "power", GMUX_SIM_ST_POWER },
 	{ "dgpu_on", GMUX_SIM_ST_DGPU_ON },
+	{ "dgpu_offs", GMUX_SIM_ST_DGPU_OFFS },
 	{ "head", GMUX_SIM_HEAD },
 	{ "tail", GMUX_SIM_TAIL },
 };
