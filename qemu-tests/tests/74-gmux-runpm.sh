@@ -14,7 +14,11 @@
 # (QEMU's secondary-vga and intel-hda stay reachable when "unpowered": a
 # dGPU that does not come back cannot be shown here) and the gmux's GPE
 # (macsupport_test_gpe_wire). Own boot: it drives vga_switcheroo and
-# system sleep.
+# system sleep. The simulator counts every cut of the modelled dGPU's power
+# (gmux-simctl get dgpu_offs), so a cut that something undoes at once is
+# seen too. TEST ONLY: apple_gmux_ng's test_unlink_delay_ms widens the
+# window between the start of its removal and the unlinking, so that a
+# device removal can be placed in it.
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
 gmux_simulated || exit 0
@@ -71,6 +75,23 @@ if t=$(off_within 10); then
 	fi
 else
 	fail apple_gmux_ng runpm-idle-off "still powered 10 s after binding: $(state)"
+fi
+
+# The cut dGPU and its audio function are D3cold to the PCI core (as
+# tb_macpm marks its devices), so a config read (lspci, sysfs) resumes them
+# instead of reading all-ones. Not shown: the all-ones read itself, QEMU's
+# stand-ins answer config reads when "unpowered"; shown: the resume.
+ps_d=$(cat "/sys/bus/pci/devices/$D/power_state" 2>/dev/null)
+ps_a=
+[ -n "$A" ] && ps_a=$(cat "/sys/bus/pci/devices/$A/power_state" 2>/dev/null)
+r0=$(runpm_of "$D" resumes)
+dd if="/sys/bus/pci/devices/$D/config" of=/dev/null bs=64 count=1 2>/dev/null
+r1=$(runpm_of "$D" resumes)
+if [ "$ps_d" = D3cold ] && { [ -z "$A" ] || [ "$ps_a" = D3cold ]; } && [ "$r1" -gt "$r0" ] &&
+   [ "$(unpowered)" = 0 ] && off_within 10 > /dev/null; then
+	pass apple_gmux_ng runpm-cut-is-d3cold "power_state $ps_d${A:+, audio $ps_a}; a config read resumed the dGPU (resumes $r0 -> $r1), off again; all-ones reads of a really unpowered GPU not emulated"
+else
+	fail apple_gmux_ng runpm-cut-is-d3cold "power_state '$ps_d'${A:+, audio '$ps_a'}, config read: resumes $r0 -> $r1; $(state)"
 fi
 
 # A runtime resume of the dGPU powers it before its driver runs.
@@ -138,9 +159,16 @@ if dgpu_is 1 && [ "$(runpm_of "$D" status)" = suspended ] &&
 else
 	fail apple_gmux_ng runpm-panel-on-dgpu-keeps-power "$(state)"
 fi
+# Back to the iGPU: the refused cut is tried again, without the dGPU's
+# driver doing anything.
 echo MIGD > "$VGASR"
-use_dgpu
-off_within 10 > /dev/null
+if t=$(off_within 10); then
+	pass apple_gmux_ng runpm-off-after-switch-to-igd "panel to the iGPU: off ${t} s later, nothing else touched the dGPU"
+else
+	fail apple_gmux_ng runpm-off-after-switch-to-igd "still powered 10 s after the panel went to the iGPU: $(state)"
+	use_dgpu
+	off_within 10 > /dev/null
+fi
 
 # Turned off by the module parameter: the dGPU stays powered.
 echo 0 > "$PARAM"
@@ -152,8 +180,13 @@ else
 	fail apple_gmux_ng runpm-param-off "$(state)"
 fi
 echo 1 > "$PARAM"
-use_dgpu
-off_within 10 > /dev/null
+if t=$(off_within 10); then
+	pass apple_gmux_ng runpm-param-on-cuts "dgpu_runtime_off=1: off ${t} s later, nothing else touched the dGPU"
+else
+	fail apple_gmux_ng runpm-param-on-cuts "still powered 10 s after dgpu_runtime_off=1: $(state)"
+	use_dgpu
+	off_within 10 > /dev/null
+fi
 
 # System sleep (pm_test=devices, as 57-gmux-suspend.sh): off before, off
 # after, and the driver never ran unpowered.
@@ -209,6 +242,88 @@ fi
 use_dgpu
 off_within 10 > /dev/null
 
+# Unloading while the dGPU's driver holds it: the power is never cut, not
+# even for a moment (deleting the dGPU's link lets the switch idle while the
+# link's removal sleeps in sysfs; the simulator counts every cut).
+# The same unloads: the switch device is released (its release callback is
+# module code) by rmmod itself, not later from the device links' workqueue,
+# when the module may be gone: the kernel's kobject_cleanup debug line for
+# it carries rmmod's pid (dynamic debug's thread id).
+N=20
+echo 1 > "$TEST_GPU/$D/hold"
+echo 'func kobject_cleanup +pt' > /sys/kernel/debug/dynamic_debug/control
+o0=$(gmux-simctl get dgpu_offs)
+late=0
+late_line=
+i=0
+while [ $i -lt $N ]; do
+	dmesg_mark "runpm-unload-$i"
+	rmmod apple_gmux_ng &
+	pid=$!
+	wait $pid
+	l=$(dmesg_since "runpm-unload-$i" | grep "kobject: 'dgpu_power'" | grep -v "\\[$pid\\] ")
+	if [ -n "$l" ]; then
+		late=$((late + 1))
+		late_line="rmmod pid $pid: $(echo "$l" | head -n 1)"
+	fi
+	gmux_load
+	i=$((i + 1))
+done
+echo 'func kobject_cleanup -pt' > /sys/kernel/debug/dynamic_debug/control
+o1=$(gmux-simctl get dgpu_offs)
+if [ "$late" = 0 ]; then
+	pass apple_gmux_ng runpm-switch-released-in-remove "$N unloads: the switch device was freed by rmmod every time (a race: this guest's timing never lost it without the wait either)"
+else
+	fail apple_gmux_ng runpm-switch-released-in-remove "$N unloads: $late freed it outside rmmod, e.g. $late_line"
+fi
+if [ "$o1" = "$o0" ] && dgpu_is 1 && [ "$(unpowered)" = 0 ]; then
+	pass apple_gmux_ng runpm-unload-never-cuts-active "$N unloads and reloads with the dGPU in use: no power cut (dgpu_offs $o0 -> $o1)"
+else
+	fail apple_gmux_ng runpm-unload-never-cuts-active "$N unloads and reloads with the dGPU in use: dgpu_offs $o0 -> $o1; $(state)"
+fi
+echo 0 > "$TEST_GPU/$D/hold"
+off_within 10 > /dev/null
+
+# The audio function removed (a common nouveau workaround): the dGPU stays
+# linked and is cut when idle; rescanned, the audio is linked again.
+if [ -n "$A" ]; then
+	echo 1 > "/sys/bus/pci/devices/$A/remove"
+	use_dgpu
+	if [ "$(rp dgpu)" = "$D" ] && t=$(off_within 10); then
+		pass apple_gmux_ng runpm-audio-removed-keeps-dgpu "audio removed: the dGPU still linked, off ${t} s after use"
+	else
+		fail apple_gmux_ng runpm-audio-removed-keeps-dgpu "audio removed: dgpu '$(rp dgpu)'; $(state)"
+	fi
+	echo 1 > /sys/bus/pci/rescan
+	wait_until 10 sh -c "[ -e '$TEST_GPU/$A/runpm' ]" > /dev/null
+	if ls -d "/sys/bus/pci/devices/$A/supplier:"*dgpu_power > /dev/null 2>&1 &&
+	   t=$(off_within 10) && [ "$(unpowered)" = 0 ]; then
+		pass apple_gmux_ng runpm-audio-relinked "rescanned: audio bound and linked to the switch again, off ${t} s later"
+	else
+		fail apple_gmux_ng runpm-audio-relinked "rescanned: suppliers of $A: $(ls -d "/sys/bus/pci/devices/$A/supplier:"* 2>&1 | tr '\n' ' '); $(state)"
+	fi
+fi
+
+# A HOTPLUG that comes while a power change holds the driver's lock (here a
+# power-on the gmux does not complete, 500 ms) is not lost: the dGPU is
+# asked to resume once the lock is free. (The review's case, a HOTPLUG
+# during system resume, cannot be placed: user space is frozen then.)
+h0=$(rp hotplug_wakes)
+gmux-simctl fault power-stuck > /dev/null
+(echo 1 > "$TEST_GPU/$D/hold") 2> /dev/null &
+bg=$!
+sleep 0.2
+gmux-simctl raise 0x08 > /dev/null
+wait $bg
+gmux-simctl fault none > /dev/null
+if wait_until 5 sh -c "[ \"\$(sed -n 's/^hotplug_wakes: //p' '$(gmux_debugfs)/dgpu_power')\" -gt $h0 ]" > /dev/null; then
+	pass apple_gmux_ng runpm-hotplug-during-power-change "HOTPLUG while a power-on held the lock: hotplug_wakes $h0 -> $(rp hotplug_wakes)"
+else
+	fail apple_gmux_ng runpm-hotplug-during-power-change "HOTPLUG while a power-on held the lock: hotplug_wakes $h0 -> $(rp hotplug_wakes); $(state)"
+fi
+[ -e "$TEST_GPU/$D/hold" ] && echo 0 > "$TEST_GPU/$D/hold" 2> /dev/null
+off_within 10 > /dev/null
+
 # A power-on the gmux does not complete: the resume fails, it is reported,
 # and the dGPU's driver is not run on an unpowered dGPU.
 dmesg_mark runpm-stuck
@@ -224,6 +339,49 @@ else
 fi
 gmux-simctl fault none > /dev/null
 [ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
+
+# The failure does not wedge the dGPU's runtime PM: once the gmux works
+# again the next resume goes through, and so after a reload.
+sleep 1
+if echo 1 > "$TEST_GPU/$D/hold" 2> /dev/null; then held=yes; else held=no; fi
+st=$(cat "/sys/bus/pci/devices/$D/power/runtime_status")
+if [ "$held" = yes ] && dgpu_is 1 && [ "$(unpowered)" = 0 ]; then
+	pass apple_gmux_ng runpm-power-on-failure-retried "the gmux answers again: the next resume powered the dGPU (runtime_status $st)"
+else
+	fail apple_gmux_ng runpm-power-on-failure-retried "hold after the fault: $held, runtime_status $st; $(state)"
+fi
+[ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
+rmmod apple_gmux_ng
+gmux_load
+if echo 1 > "$TEST_GPU/$D/hold" 2> /dev/null; then held=yes; else held=no; fi
+st=$(cat "/sys/bus/pci/devices/$D/power/runtime_status")
+if [ "$held" = yes ] && [ "$st" != error ] && dgpu_is 1; then
+	pass apple_gmux_ng runpm-power-on-failure-reload "after a reload: hold succeeded, runtime_status $st"
+else
+	fail apple_gmux_ng runpm-power-on-failure-reload "after a reload: hold $held, runtime_status $st; $(state)"
+fi
+[ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
+off_within 10 > /dev/null
+
+# The audio function removed while the gmux is being removed (TEST ONLY:
+# test_unlink_delay_ms holds the removal 1.5 s before the unlinking): the
+# removal's links are not deleted twice (with the PCI notifier gone, the
+# driver would delete a link the driver core already freed).
+if [ -n "$A" ]; then
+	rmmod apple_gmux_ng
+	gmux_load test_unlink_delay_ms=1500
+	rmmod apple_gmux_ng &
+	bg=$!
+	sleep 0.5
+	echo 1 > "/sys/bus/pci/devices/$A/remove"
+	wait $bg
+	if ! grep -q "^apple_gmux_ng " /proc/modules && dgpu_is 1 && [ ! -e "/sys/bus/pci/devices/$A" ]; then
+		pass apple_gmux_ng runpm-unload-races-audio-removal "audio removed during the gmux's removal: unloaded, dGPU powered, nothing freed twice (the console scan checks the kernel)"
+	else
+		fail apple_gmux_ng runpm-unload-races-audio-removal "modules: $(cut -d ' ' -f 1 /proc/modules | tr '\n' ' '), sim dgpu_on $(gmux-simctl get dgpu_on)"
+	fi
+	echo 1 > /sys/bus/pci/rescan
+fi
 gpu_modules_out
 if [ -e "$(power_dev)" ] || grep -q "^apple_gmux_ng " /proc/modules; then
 	fail apple_gmux_ng runpm-cleanup "modules still loaded: $(grep -E '^(apple_gmux_ng|macsupport_test_gpu) ' /proc/modules | cut -d ' ' -f 1 | tr '\n' ' ')"

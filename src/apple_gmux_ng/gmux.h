@@ -113,17 +113,27 @@ struct gmux_switch_state {
 
 /**
  * struct gmux_runpm - automatic power-off of the discrete GPU (gmux_runpm.c)
- * @power_dev: the "dgpu_power" switch device, supplier of the GPU
- * @link_lock: serialises linking and unlinking the GPU; protects @link.
- *	Never taken by the switch's runtime-PM callbacks: its holders run
- *	them (device_link_add(), pm_runtime_get_sync())
- * @link: the device link GPU -> @power_dev, or NULL
- * @sibling: the other functions of the GPU's slot, referenced, by function
- * @sibling_link: their device links to @power_dev (NULL if it failed)
- * @pci_nb: PCI bus notifier: a GPU driver binds, the GPU goes away
+ * @power_dev: the "dgpu_power" switch device, supplier of the GPU; set
+ *	while the switch exists (cleared under @lock before it goes)
+ * @node: in the list of switches a change of dgpu_runtime_off kicks
+ * @link_lock: serialises linking and unlinking the GPU and its siblings;
+ *	protects @link, @sibling_link, @dying, and the writers of @dgpu and
+ *	@sibling. Never taken by the switch's runtime-PM callbacks: its
+ *	holders run them (device_link_add(), pm_runtime_get_sync())
+ * @link: the device link GPU -> @power_dev, while @dgpu is set
+ * @sibling_link: the other functions' device links to @power_dev (NULL
+ *	if it failed)
+ * @dying: the switch is being removed: nothing is linked any more
+ * @pci_nb: PCI bus notifier: a GPU driver binds, a function of the GPU's
+ *	slot comes or goes
+ * @hotplug_work: asks for a runtime resume of the GPU on an external
+ *	hotplug (takes @lock, which the notification must not wait for)
+ * @recover_work: clears the runtime-PM error a failed power-on leaves
+ *	on the switch and its consumers (see gmux_runpm_clear_error())
  * @lock: the power state; taken by the runtime-PM callbacks; protects
  *	the fields below
  * @dgpu: the discrete GPU (function 0), referenced, while linked
+ * @sibling: the other functions of the GPU's slot, referenced, by function
  * @cut: the driver cut the GPU's power and has not restored it
  * @offs: power cuts
  * @ons: power restorations
@@ -131,18 +141,21 @@ struct gmux_switch_state {
  * @errors: power changes the gmux did not carry out
  * @dead: GPUs that did not answer after power-on
  * @hotplug_wakes: runtime resumes asked for on an external hotplug
- * @hotplug_pending: bit 0: a hotplug came while @lock was held
  * @blocker: why the power stayed on the last time
  */
 struct gmux_runpm {
 	struct device *power_dev;
+	struct list_head node;
 	struct mutex link_lock;
 	struct device_link *link;
-	struct pci_dev *sibling[GMUX_DGPU_FUNCS];
 	struct device_link *sibling_link[GMUX_DGPU_FUNCS];
+	bool dying;
 	struct notifier_block pci_nb;
+	struct work_struct hotplug_work;
+	struct work_struct recover_work;
 	struct mutex lock;
 	struct pci_dev *dgpu;
+	struct pci_dev *sibling[GMUX_DGPU_FUNCS];
 	bool cut;
 	unsigned int offs;
 	unsigned int ons;
@@ -150,7 +163,6 @@ struct gmux_runpm {
 	unsigned int errors;
 	unsigned int dead;
 	unsigned int hotplug_wakes;
-	unsigned long hotplug_pending;
 	char blocker[48];
 };
 
@@ -292,7 +304,8 @@ int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
  * @gmux: the gmux
  * @pdev: a PCI device
  *
- * Return: true for a display device that get_client_id() calls DIS.
+ * Return: true for a display device that get_client_id() calls DIS and
+ * that is not attached through Thunderbolt (an eGPU is not the gmux's).
  */
 bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
 
@@ -306,10 +319,12 @@ bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
 bool gmux_panel_on_igd(struct apple_gmux_ng *gmux);
 
 /* gmux_runpm.c */
+void gmux_runpm_setup(struct apple_gmux_ng *gmux);
 int gmux_runpm_init(struct apple_gmux_ng *gmux);
 void gmux_runpm_exit(struct apple_gmux_ng *gmux);
 void gmux_runpm_resume(struct apple_gmux_ng *gmux);
 void gmux_runpm_hotplug(struct apple_gmux_ng *gmux);
+void gmux_runpm_idle(struct apple_gmux_ng *gmux);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

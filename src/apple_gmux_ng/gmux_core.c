@@ -178,9 +178,8 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	gmux->pnp = pnp;
 	gmux->gpe = -1;
 	mutex_init(&gmux->irq_lock);
-	/* before the interrupt: a hotplug notification takes runpm.lock */
-	mutex_init(&gmux->runpm.lock);
-	mutex_init(&gmux->runpm.link_lock);
+	/* before the interrupt: a hotplug notification queues runpm's work */
+	gmux_runpm_setup(gmux);
 	gmux_power_init(gmux);
 	gmux->handle = ACPI_HANDLE(dev);
 	if (!gmux->handle)

@@ -252,6 +252,8 @@ static void gmux_irq_exit(void *data)
 		acpi_disable_gpe(NULL, gmux->gpe);
 	/* waits for a running handler, which now returns at once */
 	acpi_remove_notify_handler(gmux->handle, ACPI_DEVICE_NOTIFY, gmux_notify_handler);
+	/* what the last hotplug notifications queued */
+	cancel_work_sync(&gmux->runpm.hotplug_work);
 }
 
 /**

@@ -57,8 +57,35 @@
  * before: the firmware may power the GPU on when the machine wakes.
  */
 
+/* The switches of every bound gmux, for a change of dgpu_runtime_off. */
+static DEFINE_MUTEX(gmux_runpm_list_lock);
+static LIST_HEAD(gmux_runpm_list);
+
 static bool dgpu_runtime_off = true;
-module_param(dgpu_runtime_off, bool, 0644);
+
+/* A cut refused while it was off is not retried by itself: ask again. */
+static int gmux_param_set_runtime_off(const char *val, const struct kernel_param *kp)
+{
+	struct gmux_runpm *rp;
+	int ret;
+
+	ret = param_set_bool(val, kp);
+	if (ret)
+		return ret;
+	mutex_lock(&gmux_runpm_list_lock);
+	list_for_each_entry(rp, &gmux_runpm_list, node)
+		pm_request_idle(rp->power_dev);
+	mutex_unlock(&gmux_runpm_list_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops gmux_runtime_off_ops = {
+	.set	= gmux_param_set_runtime_off,
+	.get	= param_get_bool,
+};
+
+module_param_cb(dgpu_runtime_off, &gmux_runtime_off_ops, &dgpu_runtime_off, 0644);
+__MODULE_PARM_TYPE(dgpu_runtime_off, "bool");
 MODULE_PARM_DESC(dgpu_runtime_off,
 		 "Cut the discrete GPU's power when its driver runtime-suspends it and the panel is on the integrated GPU (default: on)");
 
@@ -66,6 +93,11 @@ static int dgpu_autosuspend_ms = -1;
 module_param(dgpu_autosuspend_ms, int, 0444);
 MODULE_PARM_DESC(dgpu_autosuspend_ms,
 		 "Runtime-PM autosuspend delay to give the discrete GPU when its driver binds, in ms (default: -1, keep its driver's)");
+
+static unsigned int test_unlink_delay_ms;
+module_param(test_unlink_delay_ms, uint, 0644);
+MODULE_PARM_DESC(test_unlink_delay_ms,
+		 "TEST ONLY (QEMU harness): sleep this long (ms, at most 5000) when the gmux is removed, before the dGPU is unlinked, so that a test can remove a device meanwhile");
 
 /* How long a powered GPU may take to answer config reads. */
 #define GMUX_DGPU_ALIVE_MS	1000
@@ -91,6 +123,14 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 		strscpy(rp->blocker, "no discrete GPU", sizeof(rp->blocker));
 		return true;
 	}
+	/*
+	 * Its link keeps the switch active while it is, except while the
+	 * link is being deleted or added.
+	 */
+	if (!pm_runtime_status_suspended(&dgpu->dev)) {
+		strscpy(rp->blocker, "the discrete GPU is active", sizeof(rp->blocker));
+		return true;
+	}
 	if (!gmux_panel_on_igd(gmux)) {
 		strscpy(rp->blocker, "the panel is on the discrete GPU", sizeof(rp->blocker));
 		return true;
@@ -111,6 +151,22 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	return false;
 }
 
+/*
+ * Called with rp->lock held, the power cut: the GPU and its siblings lost
+ * it, so their next resume restores them from D3cold, and a config read
+ * (lspci, sysfs) resumes them first (pci_config_pm_runtime_get()) instead
+ * of reading all-ones. What tb_macpm does for its devices.
+ */
+static void gmux_runpm_mark_d3cold(struct gmux_runpm *rp)
+{
+	unsigned int fn;
+
+	rp->dgpu->current_state = PCI_D3cold;
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
+		if (rp->sibling[fn])
+			rp->sibling[fn]->current_state = PCI_D3cold;
+}
+
 /* Power is back: wait (bounded) until the GPU answers config reads. */
 static int gmux_dgpu_wait_alive(struct pci_dev *dgpu)
 {
@@ -125,17 +181,6 @@ static int gmux_dgpu_wait_alive(struct pci_dev *dgpu)
 			return -ENODEV;
 		msleep(GMUX_DGPU_ALIVE_POLL_MS);
 	}
-}
-
-/* Called with rp->lock held: a hotplug came, resume the dGPU (async). */
-static void gmux_runpm_take_hotplug(struct apple_gmux_ng *gmux)
-{
-	struct gmux_runpm *rp = &gmux->runpm;
-
-	if (!test_and_clear_bit(0, &rp->hotplug_pending) || !rp->dgpu)
-		return;
-	pm_request_resume(&rp->dgpu->dev);
-	rp->hotplug_wakes++;
 }
 
 static int gmux_dgpu_power_runtime_suspend(struct device *dev)
@@ -161,9 +206,9 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	rp->cut = true;
 	rp->offs++;
 	rp->blocker[0] = '\0';
+	gmux_runpm_mark_d3cold(rp);
 	dev_dbg(&gmux->pnp->dev, "dGPU %s powered off\n", pci_name(rp->dgpu));
 out:
-	gmux_runpm_take_hotplug(gmux);
 	mutex_unlock(&rp->lock);
 	return ret;
 }
@@ -193,6 +238,9 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 		rp->dead++;
 		dev_err(dev, "the dGPU %s does not answer %d ms after power-on (reads 0x%08x); not resuming it\n",
 			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS, id);
+		/* off again: the next resume tries a whole power cycle */
+		if (!gmux_dgpu_set_power(gmux, false))
+			rp->cut = true;
 		return -ENODEV;
 	}
 	dev_dbg(dev, "dGPU %s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "");
@@ -206,11 +254,60 @@ static int gmux_dgpu_power_runtime_resume(struct device *dev)
 
 	mutex_lock(&rp->lock);
 	ret = gmux_dgpu_power_on(gmux_runpm_from_dev(dev));
-	/* a hotplug waiting for a resume is served by this one */
-	if (!ret)
-		clear_bit(0, &rp->hotplug_pending);
 	mutex_unlock(&rp->lock);
+	/* the PM core keeps the error on the switch and on the consumer */
+	if (ret)
+		schedule_work(&rp->recover_work);
 	return ret;
+}
+
+/*
+ * A resume of @dev that failed (the switch's own, or a consumer's whose
+ * supplier, the switch, failed to resume) leaves power.runtime_error set,
+ * and the PM core then refuses every later resume of @dev with -EINVAL,
+ * even after a reload of this driver. @dev's status is still SUSPENDED,
+ * and so it is: say it again, which clears the error, so that the next
+ * resume tries again. Process context; not with rp->lock held.
+ */
+static void gmux_runpm_clear_error(struct device *dev)
+{
+	bool stuck;
+
+	/* a resume under way ends first (its error is then recorded) */
+	pm_runtime_barrier(dev);
+	spin_lock_irq(&dev->power.lock);
+	stuck = dev->power.runtime_error && dev->power.runtime_status == RPM_SUSPENDED;
+	spin_unlock_irq(&dev->power.lock);
+	if (stuck && !pm_runtime_set_suspended(dev))
+		dev_dbg(dev, "runtime PM error after a failed dGPU power-on cleared\n");
+}
+
+static void gmux_runpm_recover_work(struct work_struct *work)
+{
+	struct gmux_runpm *rp = container_of(work, struct gmux_runpm, recover_work);
+	unsigned int fn;
+
+	mutex_lock(&rp->link_lock);
+	gmux_runpm_clear_error(rp->power_dev);
+	if (rp->dgpu)
+		gmux_runpm_clear_error(&rp->dgpu->dev);
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
+		if (rp->sibling[fn])
+			gmux_runpm_clear_error(&rp->sibling[fn]->dev);
+	mutex_unlock(&rp->link_lock);
+}
+
+/* An external display was plugged: have the dGPU's driver look (see gmux_runpm_hotplug()). */
+static void gmux_runpm_hotplug_work(struct work_struct *work)
+{
+	struct gmux_runpm *rp = container_of(work, struct gmux_runpm, hotplug_work);
+
+	mutex_lock(&rp->lock);
+	if (rp->dgpu) {
+		pm_request_resume(&rp->dgpu->dev);
+		rp->hotplug_wakes++;
+	}
+	mutex_unlock(&rp->lock);
 }
 
 static const struct dev_pm_ops gmux_dgpu_power_pm_ops = {
@@ -231,12 +328,34 @@ static const struct device_type gmux_dgpu_power_type = {
 /*
  * The other functions of the dGPU's slot (its HDMI audio) lose power with
  * it: make them consumers of the switch too, so that it suspends only once
- * all of them have, and resumes before any of them does.
+ * all of them have, and resumes before any of them does. Called with
+ * rp->link_lock held, for one function of the linked GPU's slot.
  */
-static void gmux_runpm_link_siblings(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+static void gmux_runpm_link_sibling(struct apple_gmux_ng *gmux, struct pci_dev *f)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
+	unsigned int fn = PCI_FUNC(f->devfn);
 	struct device_link *link;
+
+	lockdep_assert_held(&rp->link_lock);
+	if (rp->sibling[fn])
+		return;
+	pm_runtime_get_sync(&f->dev);
+	link = device_link_add(&f->dev, rp->power_dev,
+			       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	/* kept unlinked all the same: gmux_runpm_blocked() looks at it */
+	if (!link)
+		dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is active\n",
+			 pci_name(f));
+	rp->sibling_link[fn] = link;
+	mutex_lock(&rp->lock);
+	rp->sibling[fn] = pci_dev_get(f);
+	mutex_unlock(&rp->lock);
+	pm_runtime_put(&f->dev);
+}
+
+static void gmux_runpm_link_siblings(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+{
 	struct pci_dev *f;
 	unsigned int fn;
 
@@ -246,30 +365,40 @@ static void gmux_runpm_link_siblings(struct apple_gmux_ng *gmux, struct pci_dev 
 		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
 		if (!f)
 			continue;
-		pm_runtime_get_sync(&f->dev);
-		link = device_link_add(&f->dev, rp->power_dev,
-				       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
-		pm_runtime_put(&f->dev);
-		/* kept unlinked all the same: gmux_runpm_blocked() looks at it */
-		if (!link)
-			dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is active\n",
-				 pci_name(f));
-		rp->sibling[fn] = f;
-		rp->sibling_link[fn] = link;
+		gmux_runpm_link_sibling(gmux, f);
+		pci_dev_put(f);
 	}
 }
 
-/* Whether @pdev is one of the devices linked to the switch. */
-static bool gmux_runpm_linked(struct gmux_runpm *rp, struct pci_dev *pdev)
+/* Undo gmux_runpm_link_sibling() for function @fn; rp->link_lock held. */
+static void gmux_runpm_unlink_sibling(struct apple_gmux_ng *gmux, unsigned int fn)
 {
-	unsigned int fn;
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *f = rp->sibling[fn];
 
-	if (rp->link && rp->dgpu == pdev)
-		return true;
-	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
-		if (rp->sibling[fn] == pdev)
-			return true;
-	return false;
+	lockdep_assert_held(&rp->link_lock);
+	if (!f)
+		return;
+	if (rp->sibling_link[fn]) {
+		gmux_runpm_clear_error(&f->dev);
+		pm_runtime_get_sync(&f->dev);
+		device_link_del(rp->sibling_link[fn]);
+		pm_runtime_put(&f->dev);
+		rp->sibling_link[fn] = NULL;
+	}
+	mutex_lock(&rp->lock);
+	rp->sibling[fn] = NULL;
+	mutex_unlock(&rp->lock);
+	pci_dev_put(f);
+}
+
+/* Is @pdev another function of the linked dGPU's slot? rp->link_lock held. */
+static bool gmux_runpm_is_sibling(struct gmux_runpm *rp, struct pci_dev *pdev)
+{
+	struct pci_dev *dgpu = rp->dgpu;
+
+	return dgpu && pdev != dgpu && pdev->bus == dgpu->bus &&
+	       PCI_SLOT(pdev->devfn) == PCI_SLOT(dgpu->devfn);
 }
 
 /* Link @dgpu to the power switch (not held: rp->link_lock is). */
@@ -279,7 +408,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 	struct device_link *link;
 
 	lockdep_assert_held(&rp->link_lock);
-	if (rp->link)
+	if (rp->dgpu || rp->dying)
 		return;
 	/* Active while linked, so that the link's RPM_ACTIVE holds. */
 	pm_runtime_get_sync(&dgpu->dev);
@@ -313,27 +442,24 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
-	struct pci_dev *dgpu;
+	struct pci_dev *dgpu = rp->dgpu;
 	unsigned int fn;
 
 	lockdep_assert_held(&rp->link_lock);
-	if (!rp->link)
+	if (!dgpu)
 		return;
-	dgpu = rp->dgpu;
-	/* Resuming the GPU resumes the switch first, which powers the GPU. */
+	/*
+	 * The switch out of play for the whole unlink: deleting a link drops
+	 * the switch's usage count and queues its idle while the deletion
+	 * still sleeps; it must not cut the power meanwhile. Resuming it
+	 * powers the GPU; resuming the GPU then restores it.
+	 */
+	gmux_runpm_clear_error(rp->power_dev);
+	pm_runtime_get_sync(rp->power_dev);
+	gmux_runpm_clear_error(&dgpu->dev);
 	pm_runtime_get_sync(&dgpu->dev);
-	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
-		if (!rp->sibling[fn])
-			continue;
-		if (rp->sibling_link[fn]) {
-			pm_runtime_get_sync(&rp->sibling[fn]->dev);
-			device_link_del(rp->sibling_link[fn]);
-			pm_runtime_put(&rp->sibling[fn]->dev);
-		}
-		pci_dev_put(rp->sibling[fn]);
-		rp->sibling[fn] = NULL;
-		rp->sibling_link[fn] = NULL;
-	}
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
+		gmux_runpm_unlink_sibling(gmux, fn);
 	device_link_del(rp->link);
 	rp->link = NULL;
 	mutex_lock(&rp->lock);
@@ -341,8 +467,11 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	gmux_dgpu_power_on(gmux);
 	rp->dgpu = NULL;
 	mutex_unlock(&rp->lock);
+	/* and a failed resume of the GPU must not outlive the link */
+	gmux_runpm_clear_error(&dgpu->dev);
 	pm_runtime_put(&dgpu->dev);
 	pci_dev_put(dgpu);
+	pm_runtime_put(rp->power_dev);
 }
 
 static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
@@ -352,20 +481,30 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 	struct pci_dev *pdev = to_pci_dev(data);
 
 	switch (action) {
+	case BUS_NOTIFY_ADD_DEVICE:
+		/* a sibling back (an HDMI audio function removed and rescanned) */
+		mutex_lock(&rp->link_lock);
+		if (!rp->dying && gmux_runpm_is_sibling(rp, pdev))
+			gmux_runpm_link_sibling(gmux, pdev);
+		mutex_unlock(&rp->link_lock);
+		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
 		if (!gmux_pci_is_dgpu(gmux, pdev))
 			break;
 		mutex_lock(&rp->link_lock);
-		if (!rp->link)
+		if (!rp->dgpu)
 			gmux_runpm_link(gmux, pdev);
 		else if (rp->dgpu == pdev && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&pdev->dev, dgpu_autosuspend_ms);
 		mutex_unlock(&rp->link_lock);
 		break;
 	case BUS_NOTIFY_DEL_DEVICE:
+		/* before the driver core purges the device's links */
 		mutex_lock(&rp->link_lock);
-		if (gmux_runpm_linked(rp, pdev))
+		if (pdev == rp->dgpu)
 			gmux_runpm_unlink(gmux);
+		else if (gmux_runpm_is_sibling(rp, pdev))
+			gmux_runpm_unlink_sibling(gmux, PCI_FUNC(pdev->devfn));
 		mutex_unlock(&rp->link_lock);
 		break;
 	}
@@ -403,16 +542,38 @@ DEFINE_SHOW_ATTRIBUTE(gmux_runpm);
 void gmux_runpm_exit(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
+	struct device *dev = rp->power_dev;
 
-	if (!rp->power_dev)
+	if (!dev)
 		return;
-	bus_unregister_notifier(&pci_bus_type, &rp->pci_nb);
+	mutex_lock(&gmux_runpm_list_lock);
+	list_del_init(&rp->node);
+	mutex_unlock(&gmux_runpm_list_lock);
+	/*
+	 * Unlinked while the PCI notifier still runs: a device removed
+	 * meanwhile takes its links along, which only the notifier tells.
+	 */
 	mutex_lock(&rp->link_lock);
+	rp->dying = true;
+	if (test_unlink_delay_ms)
+		msleep(min(test_unlink_delay_ms, 5000U));
 	gmux_runpm_unlink(gmux);
 	mutex_unlock(&rp->link_lock);
-	pm_runtime_disable(rp->power_dev);
-	device_unregister(rp->power_dev);
+	bus_unregister_notifier(&pci_bus_type, &rp->pci_nb);
+	cancel_work_sync(&rp->hotplug_work);
+	pm_runtime_disable(dev);
+	cancel_work_sync(&rp->recover_work);
+	/*
+	 * A deleted link drops its reference to the switch from a workqueue,
+	 * after an SRCU grace period: the last reference, whose release is
+	 * this module's code, must go before the module does.
+	 */
+	device_link_wait_removal();
+	mutex_lock(&rp->lock);
 	rp->power_dev = NULL;
+	mutex_unlock(&rp->lock);
+	device_unregister(dev);
+	dev_dbg(&gmux->pnp->dev, "dGPU power switch removed\n");
 }
 
 static void gmux_runpm_devm_exit(void *data)
@@ -458,6 +619,7 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 	rp->pci_nb.notifier_call = gmux_runpm_pci_notify;
 	ret = bus_register_notifier(&pci_bus_type, &rp->pci_nb);
 	if (ret) {
+		rp->power_dev = NULL;
 		pm_runtime_disable(dev);
 		device_unregister(dev);
 		return ret;
@@ -468,12 +630,15 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 
 	mutex_lock(&rp->link_lock);
 	for_each_pci_dev(pdev) {
-		if (!rp->link && gmux_pci_is_dgpu(gmux, pdev))
+		if (!rp->dgpu && gmux_pci_is_dgpu(gmux, pdev))
 			gmux_runpm_link(gmux, pdev);
 	}
 	mutex_unlock(&rp->link_lock);
 	if (gmux->debugfs)
 		debugfs_create_file("dgpu_power", 0444, gmux->debugfs, gmux, &gmux_runpm_fops);
+	mutex_lock(&gmux_runpm_list_lock);
+	list_add_tail(&rp->node, &gmux_runpm_list);
+	mutex_unlock(&gmux_runpm_list_lock);
 	return 0;
 }
 
@@ -499,6 +664,8 @@ void gmux_runpm_resume(struct apple_gmux_ng *gmux)
 			rp->errors++;
 			dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep: %pe\n",
 				 ERR_PTR(ret));
+		} else if (rp->dgpu) {
+			gmux_runpm_mark_d3cold(rp);
 		}
 	}
 	mutex_unlock(&rp->lock);
@@ -515,18 +682,44 @@ void gmux_runpm_resume(struct apple_gmux_ng *gmux)
  */
 void gmux_runpm_hotplug(struct apple_gmux_ng *gmux)
 {
-	struct gmux_runpm *rp = &gmux->runpm;
-
 	if (gmux->sw.external && gmux_panel_on_igd(gmux))
 		return;
 	/*
-	 * A power change may hold the lock while it waits for the gmux's
-	 * POWER interrupt, which this notification's successor brings: do
-	 * not wait for it; the power change looks at the flag when it ends.
+	 * Not here: a power change may hold rp->lock while it waits for the
+	 * gmux's POWER interrupt, which this notification's successor brings.
+	 * The work waits for the lock instead.
 	 */
-	set_bit(0, &rp->hotplug_pending);
-	if (!mutex_trylock(&rp->lock))
-		return;
-	gmux_runpm_take_hotplug(gmux);
+	schedule_work(&gmux->runpm.hotplug_work);
+}
+
+/**
+ * gmux_runpm_idle() - the dGPU's power may be cut now: ask the switch
+ * @gmux: the gmux
+ *
+ * For a change that lifts what refused the last cut (the panel back on the
+ * integrated GPU): a refused runtime suspend is not retried by itself.
+ */
+void gmux_runpm_idle(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	mutex_lock(&rp->lock);
+	if (rp->power_dev)
+		pm_request_idle(rp->power_dev);
 	mutex_unlock(&rp->lock);
+}
+
+/**
+ * gmux_runpm_setup() - initialise the runtime-PM state
+ * @gmux: the gmux, before its interrupt can fire (a hotplug uses it)
+ */
+void gmux_runpm_setup(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	mutex_init(&rp->lock);
+	mutex_init(&rp->link_lock);
+	INIT_LIST_HEAD(&rp->node);
+	INIT_WORK(&rp->hotplug_work, gmux_runpm_hotplug_work);
+	INIT_WORK(&rp->recover_work, gmux_runpm_recover_work);
 }

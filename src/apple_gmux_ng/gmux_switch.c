@@ -140,6 +140,9 @@ int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to)
 		dev_dbg(&gmux->pnp->dev, "panel switched to %s\n", gmux_gpu_name(to));
 	}
 	mutex_unlock(&gmux->sw.lock);
+	/* a cut refused while the panel was on the dGPU is not retried by itself */
+	if (!ret && to == GMUX_GPU_IGD)
+		gmux_runpm_idle(gmux);
 	return ret;
 }
 
@@ -640,7 +643,9 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 
 bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
 {
-	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS);
+	/* as nouveau and amdgpu tell an eGPU from the internal one */
+	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS) &&
+	       !pci_is_thunderbolt_attached(pdev);
 }
 
 bool gmux_panel_on_igd(struct apple_gmux_ng *gmux)
