@@ -43,6 +43,10 @@
  *   suspends the same way
  * - <pci name>/hold: write 1 to take a runtime-PM reference (the device and
  *   what it depends on resume), 0 to drop it
+ * - <pci name>/thunderbolt: write 1 to mark the device Thunderbolt-attached
+ *   (pdev->is_thunderbolt), 0 to clear it: QEMU cannot present the Intel
+ *   Thunderbolt capability from which the PCI core sets it, so this is how
+ *   the harness makes an "eGPU"
  *
  * Never installed by DKMS, never loaded outside QEMU.
  */
@@ -151,7 +155,8 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	struct test_gpu *gpu = s->private;
 
 	seq_printf(s, "runpm: %d\n", gpu->runpm);
-	seq_printf(s, "status: %s\n", pm_runtime_suspended(&gpu->pdev->dev) ? "suspended" : "active");
+	seq_printf(s, "status: %s\n",
+		   pm_runtime_suspended(&gpu->pdev->dev) ? "suspended" : "active");
 	seq_printf(s, "suspends: %u\n", gpu->suspends);
 	seq_printf(s, "resumes: %u\n", gpu->resumes);
 	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
@@ -185,6 +190,27 @@ static ssize_t test_hold_write(struct file *file, const char __user *ubuf, size_
 	return count;
 }
 
+static ssize_t test_thunderbolt_write(struct file *file, const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct test_gpu *gpu = file->private_data;
+	bool tb;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &tb);
+	if (ret)
+		return ret;
+	gpu->pdev->is_thunderbolt = tb;
+	return count;
+}
+
+static const struct file_operations test_thunderbolt_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= test_thunderbolt_write,
+	.llseek	= default_llseek,
+};
+
 static const struct file_operations test_hold_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -200,6 +226,7 @@ static void test_runpm_start(struct test_gpu *gpu)
 	gpu->runpm = true;
 	debugfs_create_file("runpm", 0444, gpu->dir, gpu, &test_runpm_fops);
 	debugfs_create_file("hold", 0200, gpu->dir, gpu, &test_hold_fops);
+	debugfs_create_file("thunderbolt", 0200, gpu->dir, gpu, &test_thunderbolt_fops);
 	pm_runtime_set_autosuspend_delay(dev, autosuspend_ms);
 	pm_runtime_use_autosuspend(dev);
 	pm_runtime_allow(dev);
@@ -221,6 +248,7 @@ static void test_runpm_stop(struct test_gpu *gpu)
 	pm_runtime_forbid(dev);
 	pm_runtime_dont_use_autosuspend(dev);
 }
+
 static bool test_gpu_can_switch = true;
 static DEFINE_MUTEX(test_gpu_defer_lock);
 static struct {

@@ -363,6 +363,23 @@ fi
 [ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
 off_within 10 > /dev/null
 
+# An eGPU is not the gmux's dGPU (nouveau and amdgpu tell them apart by
+# pci_is_thunderbolt_attached()). TEST ONLY: the dGPU stand-in is marked
+# Thunderbolt-attached by the fake GPU driver (QEMU cannot present Intel's
+# Thunderbolt capability); the gmux must then leave it alone.
+rmmod apple_gmux_ng
+echo 1 > "$TEST_GPU/$D/thunderbolt"
+gmux_load
+sleep 2
+if [ "$(rp dgpu)" = none ] && dgpu_is 1; then
+	pass apple_gmux_ng runpm-egpu-not-taken "stand-in marked Thunderbolt-attached (TEST ONLY is_thunderbolt, not a real eGPU): not linked, its power left alone"
+else
+	fail apple_gmux_ng runpm-egpu-not-taken "stand-in marked Thunderbolt-attached (TEST ONLY is_thunderbolt): dgpu '$(rp dgpu)'; $(state)"
+fi
+rmmod apple_gmux_ng
+echo 0 > "$TEST_GPU/$D/thunderbolt"
+gmux_load
+
 # The audio function removed while the gmux is being removed (TEST ONLY:
 # test_unlink_delay_ms holds the removal 1.5 s before the unlinking): the
 # removal's links are not deleted twice (with the PCI notifier gone, the

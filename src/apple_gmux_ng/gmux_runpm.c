@@ -33,7 +33,11 @@
  *   the switch: the driver powers the GPU, waits (bounded, 1 s) until it
  *   answers config reads, and the PCI core then restores its state. A GPU
  *   that does not come back is reported and its resume fails, instead of
- *   being handed to its driver dead.
+ *   being handed to its driver dead; the runtime-PM error this leaves on
+ *   the switch and on the GPU is cleared from a work item, so that the
+ *   next resume tries again (the PM core would refuse it for good).
+ * - after a cut the GPU and its siblings are D3cold to the PCI core: a
+ *   config read (lspci) resumes them instead of reading all-ones.
  *
  * Why not a PM domain, as vga_switcheroo_init_domain_pm_ops() does on
  * muxless laptops: a PM domain can only be set on a device that has no
@@ -50,6 +54,12 @@
  * cut while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
  * while another function of the GPU's slot (its audio) is active or has no
  * driver (the PCI core could not restore its state after the power cut).
+ *
+ * A cut refused (-EBUSY) is not retried by the PM core: setting
+ * dgpu_runtime_off and switching the panel to the integrated GPU ask the
+ * switch again (pm_request_idle()). A Thunderbolt-attached GPU is never
+ * taken for the gmux's. When the audio function is removed only its link
+ * goes; it is linked again when it comes back (PCI bus notifier).
  *
  * The switch's power/runtime_status in sysfs is "suspended" while the GPU
  * is off; runtime_active_time and runtime_suspended_time tell for how long.
