@@ -66,8 +66,14 @@
  * therefore enables runtime PM of the root switch device it finds below a
  * bound NHI (device types "thunderbolt_domain" and "thunderbolt_device"),
  * and gives it back as it was when the NHI's driver unbinds or the module
- * unloads. Devices and XDomain peers (thunderbolt-net) keep the root switch
- * active, so the controller stays on while anything is connected. An NHI
+ * unloads. XDomain peers (thunderbolt-net) keep the root switch active;
+ * device routers of Thunderbolt 2 and later runtime-suspend while connected
+ * under 6.1's thunderbolt.ko, so the switch also refuses to power down while
+ * anything hangs below the root switch. If XRIL still does not report the
+ * controller off after XRPE(0)/TRPE(0), something is plugged in that kept
+ * nothing resumed: the power goes back on and the NHI and the hotplug ports
+ * are resumed and held as after a plug; only five refusals in a row leave
+ * the controller on (writing tb_macpm.power_down tries again). An NHI
  * without a driver (Eagle Ridge: thunderbolt.ko has no alias for it) keeps
  * the PCI core's default, runtime PM forbidden, until user space writes
  * "auto" to its power/control (as powertop or TLP do); until then the
@@ -115,6 +121,8 @@ static struct class tb_class = {
 static LIST_HEAD(tb_ctrls);
 static DEFINE_MUTEX(tb_ctrls_lock);
 static u16 tb_test_vendor, tb_test_device;
+/* module exit has begun: the notifier takes no new controller (tb_ctrls_lock) */
+static bool tb_exiting;
 
 static bool tb_is_test_nhi(struct pci_dev *pdev)
 {
@@ -283,7 +291,10 @@ static void tb_take_root_switch(struct tb_ctrl *ctrl)
 		put_device(rsw);
 		return;
 	}
+	/* under ctrl->lock too: the power switch's runtime PM looks at it */
+	mutex_lock(&ctrl->lock);
 	ctrl->rsw = rsw;
+	mutex_unlock(&ctrl->lock);
 	pm_runtime_enable(rsw);
 	pm_request_idle(rsw);
 	dev_info(&ctrl->dev, "enabled runtime PM of %s's root switch %s, so the NHI can suspend\n",
@@ -293,11 +304,14 @@ static void tb_take_root_switch(struct tb_ctrl *ctrl)
 /* Give the root switch back as its driver left it: active, runtime PM off. */
 static void tb_give_root_switch(struct tb_ctrl *ctrl)
 {
-	struct device *rsw = ctrl->rsw;
+	struct device *rsw;
 
+	mutex_lock(&ctrl->lock);
+	rsw = ctrl->rsw;
+	ctrl->rsw = NULL;
+	mutex_unlock(&ctrl->lock);
 	if (!rsw)
 		return;
-	ctrl->rsw = NULL;
 	pm_runtime_get_sync(rsw);
 	pm_runtime_disable(rsw);
 	pm_runtime_put_noidle(rsw);
@@ -316,7 +330,7 @@ static void tb_bind(struct pci_dev *nhi)
 	struct tb_ctrl *ctrl;
 	const char *why;
 
-	if ((gen == MAC_TB_NONE && !tb_is_test_nhi(nhi)) || tb_find_ctrl(nhi))
+	if (tb_exiting || (gen == MAC_TB_NONE && !tb_is_test_nhi(nhi)) || tb_find_ctrl(nhi))
 		return;
 	dsb0 = tb_port_above(nhi, PCI_EXP_TYPE_DOWNSTREAM);
 	upsb = tb_port_above(dsb0, PCI_EXP_TYPE_UPSTREAM);
@@ -396,8 +410,12 @@ err_put:
 /* Leave the controller powered and as found (tb_ctrls_lock held). */
 static void tb_unbind(struct tb_ctrl *ctrl)
 {
+	int ret;
+
 	list_del(&ctrl->node);
-	pm_runtime_get_sync(&ctrl->dev);
+	/* a failed power-up's error cleared first, so that this one is tried */
+	flush_work(&ctrl->recover_work);
+	ret = pm_runtime_get_sync(&ctrl->dev);
 	tb_ctrl_power_exit(ctrl);
 	tb_give_root_switch(ctrl);
 	tb_unlink_ports(ctrl);
@@ -405,7 +423,11 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 		device_link_del(ctrl->upsb_link);
 	pm_runtime_disable(&ctrl->dev);
 	pm_runtime_put_noidle(&ctrl->dev);
-	dev_info(&ctrl->dev, "released; the controller stays powered\n");
+	if (ret < 0)
+		dev_err(&ctrl->dev, "released, but the controller could not be powered up: %pe\n",
+			ERR_PTR(ret));
+	else
+		dev_info(&ctrl->dev, "released; the controller stays powered\n");
 	device_del(&ctrl->dev);
 	pci_dev_put(ctrl->rp);
 	pci_dev_put(ctrl->upsb);
@@ -525,7 +547,14 @@ static void __exit tb_macpm_exit(void)
 	struct tb_ctrl *ctrl;
 	struct pci_dev *nhi;
 
-	bus_unregister_notifier(&pci_bus_type, &tb_pci_nb);
+	/*
+	 * The notifier stays registered until every controller is released:
+	 * a device removed meanwhile releases its controller there, before
+	 * the driver core purges its links (which must not be deleted twice).
+	 */
+	mutex_lock(&tb_ctrls_lock);
+	tb_exiting = true;
+	mutex_unlock(&tb_ctrls_lock);
 	for (;;) {
 		mutex_lock(&tb_ctrls_lock);
 		ctrl = list_first_entry_or_null(&tb_ctrls, struct tb_ctrl, node);
@@ -542,6 +571,12 @@ static void __exit tb_macpm_exit(void)
 		device_unlock(&nhi->dev);
 		pci_dev_put(nhi);
 	}
+	bus_unregister_notifier(&pci_bus_type, &tb_pci_nb);
+	/*
+	 * A deleted link drops its reference to the power switch from the
+	 * device-link workqueue: wait for it, the switch's release is here.
+	 */
+	device_link_wait_removal();
 	class_unregister(&tb_class);
 }
 module_exit(tb_macpm_exit);

@@ -60,11 +60,14 @@
  * @storm_start: start of the current burst of spurious GPEs
  * @storm_count: spurious GPEs in that burst
  * @refusals: power-downs the firmware refused
+ * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
  * @gpe_work: handles a plug GPE in process context
  * @rearm_work: re-enables the GPE after a spurious one, rate-limited
  * @held: the NHI and hotplug ports are held resumed after a plug
  * @hold_work: lets them go after tb_macpm.plug_hold_ms
+ * @refused_work: holds them resumed after a refused power-down
+ * @recover_work: clears the PM core's error after a failed power-up
  */
 struct tb_ctrl {
 	struct device dev;
@@ -105,11 +108,14 @@ struct tb_ctrl {
 	ktime_t storm_start;
 	unsigned int storm_count;
 	unsigned int refusals;
+	unsigned int refused_in_row;
 	unsigned int errors;
 	struct work_struct gpe_work;
 	struct delayed_work rearm_work;
 	bool held;
 	struct delayed_work hold_work;
+	struct work_struct refused_work;
+	struct work_struct recover_work;
 };
 
 extern bool tb_power_down;

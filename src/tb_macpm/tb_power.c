@@ -22,6 +22,12 @@
 #define TB_STORM_WINDOW_MS	10000
 /* A spurious GPE is re-enabled after this long. */
 #define TB_REARM_MS		100
+/* Refused power-downs in a row before the controller is left on. */
+#define TB_MAX_REFUSALS		5
+
+/* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
+static const char tb_refused_reason[] =
+	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again";
 
 static struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
 {
@@ -83,6 +89,27 @@ static int tb_mark_d3cold(struct pci_dev *pdev, void *unused)
 	return 0;
 }
 
+static int tb_match_any(struct device *dev, void *unused)
+{
+	return 1;
+}
+
+/*
+ * Whether a device router or XDomain peer hangs below the root switch.
+ * thunderbolt.ko of 6.1 lets Thunderbolt 2+ device routers runtime-suspend
+ * while connected, so a suspended NHI does not mean "nothing connected".
+ */
+static bool tb_connected(struct tb_ctrl *ctrl)
+{
+	struct device *child;
+
+	if (!ctrl->rsw)
+		return false;
+	child = device_find_child(ctrl->rsw, NULL, tb_match_any);
+	put_device(child);
+	return child;
+}
+
 /* Why the controller must stay powered right now (ctrl->lock held). */
 static const char *tb_blocker(struct tb_ctrl *ctrl)
 {
@@ -92,6 +119,8 @@ static const char *tb_blocker(struct tb_ctrl *ctrl)
 		return "power-down disabled (tb_macpm.power_down=0)";
 	if (ctrl->dying)
 		return "unbinding";
+	if (tb_connected(ctrl))
+		return "a Thunderbolt device or peer is connected";
 	return NULL;
 }
 
@@ -118,14 +147,28 @@ static int tb_power_off(struct tb_ctrl *ctrl)
 		usleep_range(1000, 1200);
 	}
 	if (xril != 1) {
+		/*
+		 * Something is plugged in (gen1's XRIL is the plug level) that
+		 * kept nothing resumed: a device router that runtime-suspended
+		 * under thunderbolt.ko, or a plug that came while the NHI was
+		 * suspended and the GPE not armed. Power up and treat it as a
+		 * plug, so that the NHI and the ports look at what is there; a
+		 * later idle tries again. Only a run of refusals leaves the
+		 * controller on.
+		 */
 		ctrl->refusals++;
-		ctrl->stay_on = "the firmware did not report the controller off (XRIL) within 300 ms of power-down";
-		dev_warn(&ctrl->dev, "%s(0): XRIL still %s after %d ms: the controller stays powered\n",
+		ctrl->refused_in_row++;
+		dev_warn(&ctrl->dev, "%s(0): XRIL still %s after %d ms: powered up again, looking for a plugged device (%u in a row)\n",
 			 ctrl->set_method, xril < 0 ? "fails" : "reports it on or plugged",
-			 TB_OFF_POLL_MS);
+			 TB_OFF_POLL_MS, ctrl->refused_in_row);
+		if (ctrl->refused_in_row >= TB_MAX_REFUSALS)
+			ctrl->stay_on = tb_refused_reason;
 		tb_set_power(ctrl, true);
+		ctrl->wake_req = ktime_get();
+		schedule_work(&ctrl->refused_work);
 		return -EBUSY;
 	}
+	ctrl->refused_in_row = 0;
 
 	status = acpi_enable_gpe(NULL, ctrl->gpe);
 	if (ACPI_FAILURE(status)) {
@@ -159,8 +202,10 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 
 	tb_disarm(ctrl);
 	ret = tb_set_power(ctrl, true);
-	if (ret)
+	if (ret) {
+		schedule_work(&ctrl->recover_work);
 		return ret;
+	}
 
 	deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
 	for (;;) {
@@ -176,6 +221,7 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 		ctrl->stay_on = "it did not come back after power-up";
 		dev_err(&ctrl->dev, "upstream port %s does not answer %d ms after %s(1)\n",
 			pci_name(ctrl->upsb), TB_LINK_WAIT_MS, ctrl->set_method);
+		schedule_work(&ctrl->recover_work);
 		return -EIO;
 	}
 	return 0;
@@ -347,6 +393,32 @@ static void tb_hold_work(struct work_struct *work)
 }
 
 /*
+ * A failed power-up fails the resume of the upstream port that needed it,
+ * and the PM core keeps that error (power.runtime_error) on the port and on
+ * the switch: every later resume of either would fail at once without
+ * calling anyone, until reboot. Once the failed resume is over (both are
+ * suspended), clear it, so that the next resume tries the power-up again.
+ */
+static void tb_recover_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, recover_work);
+	struct device *devs[] = { &ctrl->upsb->dev, &ctrl->dev };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(devs); i++) {
+		pm_runtime_barrier(devs[i]);
+		if (devs[i]->power.runtime_error && pm_runtime_status_suspended(devs[i]))
+			pm_runtime_set_suspended(devs[i]);
+	}
+}
+
+/* A refused power-down: look for what is plugged in, as after a plug. */
+static void tb_refused_work(struct work_struct *work)
+{
+	tb_hold_ports(container_of(work, struct tb_ctrl, refused_work));
+}
+
+/*
  * The plug GPE. Runs in interrupt context: the GPE stays disabled (no
  * ACPI_REENABLE_GPE) until the work has looked at it.
  */
@@ -427,6 +499,8 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 	INIT_WORK(&ctrl->gpe_work, tb_gpe_work);
 	INIT_DELAYED_WORK(&ctrl->rearm_work, tb_rearm_work);
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
+	INIT_WORK(&ctrl->refused_work, tb_refused_work);
+	INIT_WORK(&ctrl->recover_work, tb_recover_work);
 	if (!ctrl->has_gpe)
 		return 0;
 	status = acpi_install_gpe_handler(NULL, ctrl->gpe, tb_gpe_type(ctrl->gpe),
@@ -450,6 +524,8 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	if (ctrl->has_gpe)
 		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
 	cancel_work_sync(&ctrl->gpe_work);
+	cancel_work_sync(&ctrl->refused_work);
+	cancel_work_sync(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
 	tb_release_ports(ctrl);
@@ -458,6 +534,12 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 /* tb_macpm.power_down changed. */
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 {
+	mutex_lock(&ctrl->lock);
+	if (ctrl->stay_on == tb_refused_reason) {
+		ctrl->stay_on = NULL;
+		ctrl->refused_in_row = 0;
+	}
+	mutex_unlock(&ctrl->lock);
 	if (tb_power_down)
 		pm_request_idle(&ctrl->dev);
 	else
