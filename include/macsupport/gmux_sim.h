@@ -65,6 +65,7 @@
 #define GMUX_SIM_ST_POWER	0x2b8	/* model's DISCRETE_POWER register */
 #define GMUX_SIM_ST_DGPU_ON	0x2bc	/* 1 while the modelled dGPU is powered */
 #define GMUX_SIM_ST_DGPU_OFFS	0x2c0	/* power cuts of the modelled dGPU (on -> off) */
+#define GMUX_SIM_ST_MAX_GAP_US	0x2c4	/* longest time between two polls (host starved it) */
 
 /* 0x400-0xfff: the journal, a ring of GMUX_SIM_RING entries */
 #define GMUX_SIM_RING_OFF	0x400

@@ -92,6 +92,11 @@
  * @entries: entries replayed since start
  * @batches: polls that found entries
  * @ctl_ops: control requests served
+ * @dgpu_offs: power cuts of the modelled dGPU
+ * @max_gap_us: longest time between the starts of two polls since the
+ *	stats were reset: the host's scheduling, not the model's (a gap
+ *	longer than the driver's GMUX_TIMEOUT_US makes a healthy gmux look
+ *	stuck to the guest, so a test can tell the two apart)
  */
 struct gmux_sim {
 	struct gmux_model model;
@@ -103,6 +108,7 @@ struct gmux_sim {
 	unsigned long batches;
 	unsigned long ctl_ops;
 	u32 dgpu_offs;
+	u32 max_gap_us;
 };
 
 static int sim_stop;	/* set by the signal handler */
@@ -287,6 +293,7 @@ static void sim_publish_stats(struct gmux_sim *s)
 	simw_store(w, GMUX_SIM_ST_POWER, m->power);
 	simw_store(w, GMUX_SIM_ST_DGPU_ON, m->dgpu_on);
 	simw_store(w, GMUX_SIM_ST_DGPU_OFFS, s->dgpu_offs);
+	simw_store(w, GMUX_SIM_ST_MAX_GAP_US, s->max_gap_us);
 }
 
 static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
@@ -320,6 +327,7 @@ static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
 	case GMUX_SIM_OP_RESET_STATS:
 		memset(&s->model.stats, 0, sizeof(s->model.stats));
 		s->dropped = 0;
+		s->max_gap_us = 0;
 		return 0;
 	default:
 		return -EINVAL;
@@ -423,10 +431,14 @@ struct sim_timing {
 static void sim_loop(struct gmux_sim *s, const struct sim_timing *t, const int *stop)
 {
 	unsigned int sleep_us = t->busy_us;
-	u64 last = simw_now_us(), now;
+	u64 last = simw_now_us(), now, polled = last;
 
 	while (!__atomic_load_n(&sim_stop, __ATOMIC_RELAXED) &&
 	       !(stop && __atomic_load_n(stop, __ATOMIC_RELAXED))) {
+		now = simw_now_us();
+		if (now - polled > s->max_gap_us)
+			s->max_gap_us = now - polled > UINT32_MAX ? UINT32_MAX : now - polled;
+		polled = now;
 		if (sim_poll(s)) {
 			last = simw_now_us();
 			sleep_us = t->busy_us;

@@ -30,7 +30,10 @@
  * refuse-switch, power-stuck) and, in decimal, reads writes reg_reads
  * reg_writes irqs_raised irqs_cleared int_status int_enable brightness
  * dropped switch_display switch_ddc switch_external power dgpu_on dgpu_offs (power
- * cuts of the modelled dGPU since the simulator started) head tail.
+ * cuts of the modelled dGPU since the simulator started), max_gap_us (the
+ * longest time, in microseconds, between two polls of the simulator since
+ * the stats were reset: above the driver's 15 ms handshake timeout, a
+ * timeout is the host's starving the simulator, not the gmux) head tail.
  *
  * Control requests: OP and ARG are written, then SEQ is bumped; the
  * simulator answers by setting RESULT and copying SEQ into ACK.
@@ -99,6 +102,7 @@ static const struct {
 	{ "power", GMUX_SIM_ST_POWER },
 	{ "dgpu_on", GMUX_SIM_ST_DGPU_ON },
 	{ "dgpu_offs", GMUX_SIM_ST_DGPU_OFFS },
+	{ "max_gap_us", GMUX_SIM_ST_MAX_GAP_US },
 	{ "head", GMUX_SIM_HEAD },
 	{ "tail", GMUX_SIM_TAIL },
 };
