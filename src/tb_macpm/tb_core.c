@@ -123,6 +123,8 @@ static DEFINE_MUTEX(tb_ctrls_lock);
 static u16 tb_test_vendor, tb_test_device;
 /* module exit has begun: the notifier takes no new controller (tb_ctrls_lock) */
 static bool tb_exiting;
+/* why no controller may be powered down on this boot, or NULL */
+static const char *tb_boot_stay_on;
 
 static bool tb_is_test_nhi(struct pci_dev *pdev)
 {
@@ -373,6 +375,8 @@ static void tb_bind(struct pci_dev *nhi)
 	/* the root port must be active to get an active child */
 	pm_runtime_get_sync(&rp->dev);
 	tb_ctrl_power_init(ctrl);
+	if (tb_boot_stay_on && !ctrl->stay_on)
+		ctrl->stay_on = tb_boot_stay_on;
 	/* held until the upstream port is linked: nothing may cut power before */
 	pm_runtime_get_noresume(&ctrl->dev);
 	pm_runtime_set_active(&ctrl->dev);
@@ -405,6 +409,32 @@ err_put:
 	pci_dev_put(ctrl->dsb0);
 	pci_dev_put(ctrl->nhi);
 	put_device(&ctrl->dev);
+}
+
+/*
+ * Apple's XRPE and TRPE do their work only under If (OSDW ()), which is
+ * true when _OSI ("Darwin") answered true (every dump in the reference).
+ * Booted with acpi_osi=!Darwin, a common workaround, the methods return
+ * without touching the power, and a gen1 XRIL, which reads the plug GPIO,
+ * would still report "off": the module would count power cycles of a
+ * controller that never went off. Such controllers are listed but stay on.
+ */
+static const char *tb_check_osi_darwin(void)
+{
+	union acpi_object arg = {
+		.string = { .type = ACPI_TYPE_STRING, .length = strlen("Darwin"),
+			    .pointer = "Darwin" },
+	};
+	struct acpi_object_list args = { .count = 1, .pointer = &arg };
+	unsigned long long val;
+	acpi_status status;
+
+	status = acpi_evaluate_integer(NULL, "\\_OSI", &args, &val);
+	if (ACPI_FAILURE(status))
+		return "_OSI(\"Darwin\") cannot be evaluated, and Apple's power methods need it";
+	if (!val)
+		return "_OSI(\"Darwin\") answers false (acpi_osi=!Darwin?): Apple's power methods do nothing then";
+	return NULL;
 }
 
 /* Leave the controller powered and as found (tb_ctrls_lock held). */
@@ -517,6 +547,7 @@ static int __init tb_macpm_init(void)
 	}
 	if (!mac_model_parse(dmi_get_system_info(DMI_PRODUCT_NAME), &id))
 		model = mac_model_lookup(&id);
+	tb_boot_stay_on = tb_check_osi_darwin();
 
 	ret = class_register(&tb_class);
 	if (ret)
