@@ -57,6 +57,7 @@ static int tb_set_power(struct tb_ctrl *ctrl, bool on)
 	struct acpi_object_list list = { ctrl->set_args, args };
 	acpi_status status;
 
+	dev_dbg(&ctrl->dev, "%s(%d)\n", ctrl->set_method, on);
 	status = acpi_evaluate_object(ctrl->handle, (char *)ctrl->set_method, &list, NULL);
 	if (ACPI_FAILURE(status)) {
 		ctrl->errors++;
