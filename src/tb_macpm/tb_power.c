@@ -90,15 +90,21 @@ static int tb_mark_d3cold(struct pci_dev *pdev, void *unused)
 	return 0;
 }
 
-static int tb_match_any(struct device *dev, void *unused)
+/* A device router or an XDomain peer, by thunderbolt.ko's device types. */
+static int tb_match_connection(struct device *dev, void *unused)
 {
-	return 1;
+	const char *type = dev->type ? dev->type->name : NULL;
+
+	return type && (!strcmp(type, "thunderbolt_device") ||
+			!strcmp(type, "thunderbolt_xdomain"));
 }
 
 /*
  * Whether a device router or XDomain peer hangs below the root switch.
  * thunderbolt.ko of 6.1 lets Thunderbolt 2+ device routers runtime-suspend
  * while connected, so a suspended NHI does not mean "nothing connected".
+ * Not any child: tb_switch_add() enables wakeup of the root switch, and its
+ * wakeup source is a child device of it ("wakeupN", class wakeup).
  */
 static bool tb_connected(struct tb_ctrl *ctrl)
 {
@@ -106,7 +112,7 @@ static bool tb_connected(struct tb_ctrl *ctrl)
 
 	if (!ctrl->rsw)
 		return false;
-	child = device_find_child(ctrl->rsw, NULL, tb_match_any);
+	child = device_find_child(ctrl->rsw, NULL, tb_match_connection);
 	put_device(child);
 	return child;
 }
