@@ -2,7 +2,8 @@
 #
 # A gmux that does not answer must not block system sleep, and the driver
 # must recover once it answers again (issue 7, item 1). Driven by the
-# kernel's suspend test mode (pm_test=devices), as 57-gmux-suspend.sh.
+# kernel's suspend test mode (pm_test=platform: every device callback, the
+# noirq phases included), as 57-gmux-suspend.sh.
 #
 # 1. Stuck from the start: the suspend cycle must succeed (the driver logs
 #    that it could not mask the interrupt and carries on) and .resume must
@@ -28,7 +29,7 @@ stat() { cat "/sys/power/suspend_stats/$1" 2>/dev/null || echo '?'; }
 sleep_cycle()
 {
 	: > /tmp/err
-	echo devices > /sys/power/pm_test
+	echo platform > /sys/power/pm_test
 	if echo mem > /sys/power/state 2>/tmp/err || echo freeze > /sys/power/state 2>>/tmp/err; then
 		rc=0
 	else
