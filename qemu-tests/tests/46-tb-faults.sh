@@ -7,8 +7,13 @@
 #   ignored, rate-limited, then the controller stays on and says why (once);
 # - firmware whose XRIL never reports the controller off: each power-down is
 #   undone and treated as a plug; after 5 in a row the controller stays on
-#   and says why (a single refusal must not end power management: issue 21).
-# Emulated as in 45-tb-power.sh; TFLT=1 makes the SSDT's XRPE(0) a no-op.
+#   and says why (a single refusal must not end power management: issue 21);
+# - a power-up that fails leaves nothing wedged: the next plug, or a reload,
+#   powers the controller up.
+# Emulated as in 45-tb-power.sh; TFLT=1 makes the SSDT's XRPE(0) a no-op,
+# TFLT=2 makes its XRPE(1) fault (an AML divide by zero) before the rail is
+# on. A real failed XRPE(1) may also leave the root port's link down (not
+# modelled: see README, tb_macpm).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
 [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
@@ -82,4 +87,58 @@ if t=$(wait_until 20 tb_is 1 off); then
 	pass tb_macpm off-after-faults "reloaded with sane firmware: off in $t s"
 else
 	fail tb_macpm off-after-faults "$(tb_state 1)"
+fi
+
+# A power-up that fails (TFLT=2: XRPE(1)/TRPE(1) faults in the AML, before
+# the rail is on) must not wedge the controller until reboot: the PM core's
+# error is cleared on the upstream port and the switch, the plug GPE is
+# armed again, and the next plug powers it up (issue 21, F3).
+wait_until 20 tb_is 1 off > /dev/null
+upsb=$(tb_upsb "$nhi")
+dmesg_mark tb-upfail
+on0=$(tb_fw 1 TCON)
+tb_fw_set 1 TFLT 2
+tb_fw_set 1 TPLG 1
+tb_raise 1
+if wait_until 15 sh -c "[ \"\$(dmesg | grep -c 'tb_macpm.*PE(1) failed')\" -ge 1 ]" > /dev/null; then
+	# the retry arms the GPE TB_UP_RETRY_MS (1 s) later; plug again then
+	sleep 3
+	st=$(cat "/sys/bus/pci/devices/$upsb/power/runtime_status")
+	tb_fw_set 1 TFLT 0
+	tb_raise 1
+	if t=$(wait_until 15 tb_is 1 on) && [ "$st" = suspended ]; then
+		pass tb_macpm up-fail-recovers "XRPE(1) failed (power-ups tried $on0 -> $(tb_fw 1 TCON)); upstream port '$st' afterwards, not 'error'; the next plug powered it up in $t s"
+	else
+		fail tb_macpm up-fail-recovers "upstream port '$st' after the failure; after the next plug: $(tb_state 1); $(dmesg_since tb-upfail | grep tb_macpm | tail -3 | tr '\n' ' ')"
+	fi
+else
+	tb_fw_set 1 TFLT 0
+	fail tb_macpm up-fail-recovers "no failed power-up logged: $(tb_state 1)"
+fi
+tb_fw_set 1 TPLG 0
+if t=$(wait_until 20 tb_is 1 off); then
+	pass tb_macpm up-fail-off-again "off again $t s after the unplug"
+else
+	fail tb_macpm up-fail-off-again "$(tb_state 1)"
+fi
+
+# Unloading while the power-up fails: said in the log, nothing left behind
+# that keeps a reload from working.
+tb_fw_set 1 TFLT 2
+dmesg_mark tb-upfail-unload
+rmmod tb_macpm
+tb_fw_set 1 TFLT 0
+said=$(dmesg_since tb-upfail-unload | grep -c 'tb_macpm.*could not be powered up')
+st=$(cat "/sys/bus/pci/devices/$upsb/power/runtime_status")
+tb_load
+tb_fast "$nhi"
+tb_fw_set 1 TPLG 1
+tb_raise 1
+ok=0
+wait_until 15 tb_is 1 on > /dev/null && ok=1
+tb_fw_set 1 TPLG 0
+if [ "$said" = 1 ] && [ "$st" != error ] && [ "$ok" = 1 ] && wait_until 20 tb_is 1 off > /dev/null; then
+	pass tb_macpm up-fail-unload "unload with a failing power-up said so; upstream port '$st'; reloaded: a plug powers up, idle powers down"
+else
+	fail tb_macpm up-fail-unload "said $said, upstream port '$st', plug after reload $ok; $(tb_state 1)"
 fi

@@ -62,8 +62,10 @@
  * @refusals: power-downs the firmware refused
  * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
+ * @up_failed_in_row: failed power-ups since the last one that worked
  * @gpe_work: handles a plug GPE in process context
- * @rearm_work: re-enables the GPE after a spurious one, rate-limited
+ * @rearm_work: re-enables the GPE after a spurious one, rate-limited, and
+ *	arms it again after a failed power-up
  * @held: the NHI and hotplug ports are held resumed after a plug
  * @hold_work: lets them go after tb_macpm.plug_hold_ms
  * @refused_work: holds them resumed after a refused power-down
@@ -110,6 +112,7 @@ struct tb_ctrl {
 	unsigned int refusals;
 	unsigned int refused_in_row;
 	unsigned int errors;
+	unsigned int up_failed_in_row;
 	struct work_struct gpe_work;
 	struct delayed_work rearm_work;
 	bool held;

@@ -24,6 +24,13 @@
 #define TB_REARM_MS		100
 /* Refused power-downs in a row before the controller is left on. */
 #define TB_MAX_REFUSALS		5
+/*
+ * After a failed power-up the plug GPE is armed again this much later, so
+ * that the next plug tries again; after TB_MAX_UP_FAILURES in a row it is
+ * not, and only an explicit resume (or a reload) tries again.
+ */
+#define TB_UP_RETRY_MS		1000
+#define TB_MAX_UP_FAILURES	5
 
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
 static const char tb_refused_reason[] =
@@ -210,6 +217,7 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 	tb_disarm(ctrl);
 	ret = tb_set_power(ctrl, true);
 	if (ret) {
+		ctrl->up_failed_in_row++;
 		schedule_work(&ctrl->recover_work);
 		return ret;
 	}
@@ -228,9 +236,11 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 		ctrl->stay_on = "it did not come back after power-up";
 		dev_err(&ctrl->dev, "upstream port %s does not answer %d ms after %s(1)\n",
 			pci_name(ctrl->upsb), TB_LINK_WAIT_MS, ctrl->set_method);
+		ctrl->up_failed_in_row++;
 		schedule_work(&ctrl->recover_work);
 		return -EIO;
 	}
+	ctrl->up_failed_in_row = 0;
 	return 0;
 }
 
@@ -417,6 +427,17 @@ static void tb_recover_work(struct work_struct *work)
 		if (devs[i]->power.runtime_error && pm_runtime_status_suspended(devs[i]))
 			pm_runtime_set_suspended(devs[i]);
 	}
+
+	/* still off, with the GPE disarmed by the attempt: watch for plugs again */
+	mutex_lock(&ctrl->lock);
+	if (ctrl->off && !ctrl->armed && ctrl->has_gpe && !ctrl->dying) {
+		if (ctrl->up_failed_in_row < TB_MAX_UP_FAILURES)
+			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_UP_RETRY_MS));
+		else
+			dev_err(&ctrl->dev, "%u power-ups in a row failed: plugs are no longer watched; reload tb_macpm to try again\n",
+				ctrl->up_failed_in_row);
+	}
+	mutex_unlock(&ctrl->lock);
 }
 
 /* A refused power-down: look for what is plugged in, as after a plug. */
@@ -484,6 +505,10 @@ static void tb_rearm_work(struct work_struct *work)
 	mutex_lock(&ctrl->lock);
 	if (ctrl->armed && !ctrl->dying)
 		acpi_finish_gpe(NULL, ctrl->gpe);
+	/* after a failed power-up (tb_recover_work) */
+	else if (ctrl->off && ctrl->has_gpe && !ctrl->dying && !ctrl->stay_on &&
+		 ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
+		ctrl->armed = true;
 	mutex_unlock(&ctrl->lock);
 }
 
@@ -532,7 +557,8 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
 	cancel_work_sync(&ctrl->gpe_work);
 	cancel_work_sync(&ctrl->refused_work);
-	cancel_work_sync(&ctrl->recover_work);
+	/* not cancelled: an unbind whose power-up failed leaves no error behind */
+	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
 	tb_release_ports(ctrl);

@@ -49,7 +49,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
                     Name (TPWR, One)            // 1 = powered (the Mac's GP23)
                     Name (TPLG, Zero)           // 1 = something plugged (GP04)
                     Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
                     Name (TCON, Zero)           // XRPE (1) calls
                     Name (TCOF, Zero)           // XRPE (0) calls
 
@@ -88,6 +88,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
                             Else
                             {
                                 TCON++
+                                If ((TFLT == 0x02))
+                                {
+                                    /* TEST ONLY: the method faults before the rail is on */
+                                    Local0 = Zero
+                                    Local0 = (One / Local0)
+                                }
                                 Sleep (TUPD)
                                 TPWR = One
                             }

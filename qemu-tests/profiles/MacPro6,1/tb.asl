@@ -80,7 +80,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (TPWR, One)            // 1 = powered (the Mac's GP45)
                     Name (TPLG, Zero)           // 1 = something plugged (GP04)
                     Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
                     Name (TCON, Zero)           // TRPE (1, x) calls
                     Name (TCOF, Zero)           // TRPE (0, x) calls
 
@@ -123,6 +123,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                             Else
                             {
                                 TCON++
+                                If ((TFLT == 0x02))
+                                {
+                                    /* TEST ONLY: the method faults before the rail is on */
+                                    Local0 = Zero
+                                    Local0 = (One / Local0)
+                                }
                                 Sleep (TUPD)
                                 Sleep (Arg1)
                                 TPWR = One
@@ -224,7 +230,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (TPWR, One)            // 1 = powered (the Mac's GP46)
                     Name (TPLG, Zero)           // 1 = something plugged (GP05)
                     Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
                     Name (TCON, Zero)           // TRPE (1, x) calls
                     Name (TCOF, Zero)           // TRPE (0, x) calls
 
@@ -267,6 +273,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                             Else
                             {
                                 TCON++
+                                If ((TFLT == 0x02))
+                                {
+                                    /* TEST ONLY: the method faults before the rail is on */
+                                    Local0 = Zero
+                                    Local0 = (One / Local0)
+                                }
                                 Sleep (TUPD)
                                 Sleep (Arg1)
                                 TPWR = One
@@ -368,7 +380,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (TPWR, One)            // 1 = powered (the Mac's GP47)
                     Name (TPLG, Zero)           // 1 = something plugged (GP03)
                     Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on
+                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
                     Name (TCON, Zero)           // TRPE (1, x) calls
                     Name (TCOF, Zero)           // TRPE (0, x) calls
 
@@ -411,6 +423,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                             Else
                             {
                                 TCON++
+                                If ((TFLT == 0x02))
+                                {
+                                    /* TEST ONLY: the method faults before the rail is on */
+                                    Local0 = Zero
+                                    Local0 = (One / Local0)
+                                }
                                 Sleep (TUPD)
                                 Sleep (Arg1)
                                 TPWR = One
