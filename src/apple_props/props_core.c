@@ -79,6 +79,17 @@ static struct notifier_block props_pci_nb = {
  * the PCI bus notifier (devices that come and go from now on); the
  * devices there (the walk); the sources, whose load file comes last.
  */
+/*
+ * The directory leaves sysfs now, not when its last reference goes: that
+ * may be later (CONFIG_DEBUG_KOBJECT_RELEASE delays it by seconds), and a
+ * reload in between would find its name taken.
+ */
+static void props_fw_dir_remove(void)
+{
+	kobject_del(props_fw_dir);
+	kobject_put(props_fw_dir);
+}
+
 static int __init apple_props_init(void)
 {
 	struct pci_dev *pdev = NULL;
@@ -126,7 +137,7 @@ err_attach:
 err_all:
 	props_sysfs_exit(props_fw_dir);
 err_dir:
-	kobject_put(props_fw_dir);
+	props_fw_dir_remove();
 	return ret;
 }
 module_init(apple_props_init);
@@ -137,7 +148,7 @@ static void __exit apple_props_exit(void)
 	props_attach_exit();
 	bus_unregister_notifier(&pci_bus_type, &props_pci_nb);
 	props_sysfs_exit(props_fw_dir);
-	kobject_put(props_fw_dir);
+	props_fw_dir_remove();
 }
 module_exit(apple_props_exit);
 
