@@ -5,7 +5,10 @@
  * Copyright (C) 2026 The macsupport developers
  */
 
+#include <linux/acpi.h>
 #include <linux/backlight.h>
+#include <linux/delay.h>
+#include <linux/device.h>
 #include <linux/module.h>
 #include <acpi/video.h>
 
@@ -59,6 +62,10 @@ module_param_named(backlight, gmux_backlight_param, int, 0444);
 MODULE_PARM_DESC(backlight,
 		 "Register the gmux backlight: -1 = when the kernel's backlight choice is the gmux (default), 0 = never, 1 = always");
 MODULE_SOFTDEP("pre: apple_bl");
+
+/* apple_bl's acpi_driver, as it names itself in /sys/bus/acpi/drivers */
+#define APPLE_BL_DRIVER_NAME	"Apple backlight"
+
 
 static int gmux_bl_get_brightness(struct backlight_device *bd)
 {
@@ -180,6 +187,25 @@ static void gmux_backlight_release(void *data)
 	gmux_backlight_remove(data);
 }
 
+/*
+ * The driver core of 6.1 takes a driver's directory out of sysfs only when
+ * the driver's kobject is released, which CONFIG_DEBUG_KOBJECT_RELEASE (or
+ * a reference still held elsewhere) delays. Registering apple_bl again
+ * meanwhile fails with -EEXIST and leaves apple_bl believing it is
+ * registered, so that its next unregistration WARNs. Wait, bounded, until
+ * the name is free: at once on a normal kernel.
+ */
+static void gmux_backlight_wait_apple_bl_gone(struct apple_gmux_ng *gmux)
+{
+	struct acpi_device *adev = ACPI_COMPANION(&gmux->pnp->dev);
+	unsigned int i;
+
+	if (!adev)
+		return;
+	for (i = 0; i < 50 && driver_find(APPLE_BL_DRIVER_NAME, adev->dev.bus); i++)
+		msleep(100);
+}
+
 /* Devres action: register apple_bl again if it was evicted. */
 static void gmux_backlight_give_back_apple_bl(void *data)
 {
@@ -188,6 +214,7 @@ static void gmux_backlight_give_back_apple_bl(void *data)
 
 	if (!gmux->apple_bl_register)
 		return;
+	gmux_backlight_wait_apple_bl_gone(gmux);
 	ret = gmux->apple_bl_register();
 	symbol_put_addr(gmux->apple_bl_register);
 	gmux->apple_bl_register = NULL;
