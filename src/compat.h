@@ -77,4 +77,11 @@ static inline void macsupport_backlight_unregister_notifier(struct notifier_bloc
 #define macsupport_backlight_unregister_notifier(nb)	backlight_unregister_notifier(nb)
 #endif
 
+/* struct class became const in the class callbacks with 6.4. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define macsupport_class_arg	const struct class
+#else
+#define macsupport_class_arg	struct class
+#endif
+
 #endif /* MACSUPPORT_COMPAT_H */

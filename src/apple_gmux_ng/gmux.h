@@ -325,6 +325,7 @@ void gmux_runpm_exit(struct apple_gmux_ng *gmux);
 void gmux_runpm_resume(struct apple_gmux_ng *gmux);
 void gmux_runpm_hotplug(struct apple_gmux_ng *gmux);
 void gmux_runpm_idle(struct apple_gmux_ng *gmux);
+void gmux_runpm_wait_released(void);
 
 /* gmux_debugfs.c */
 void gmux_debugfs_init(struct apple_gmux_ng *gmux);

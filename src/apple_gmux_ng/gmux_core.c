@@ -365,6 +365,7 @@ module_init(apple_gmux_ng_init);
 static void __exit apple_gmux_ng_exit(void)
 {
 	pnp_unregister_driver(&gmux_pnp_driver);
+	gmux_runpm_wait_released();
 	gmux_debugfs_cleanup();
 }
 module_exit(apple_gmux_ng_exit);

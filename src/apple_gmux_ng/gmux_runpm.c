@@ -5,12 +5,14 @@
  * Copyright (C) 2026 The macsupport developers
  */
 
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
+#include <linux/wait.h>
 #include <linux/slab.h>
 
 #include "gmux.h"
@@ -324,9 +326,31 @@ static const struct dev_pm_ops gmux_dgpu_power_pm_ops = {
 	SET_RUNTIME_PM_OPS(gmux_dgpu_power_runtime_suspend, gmux_dgpu_power_runtime_resume, NULL)
 };
 
+/*
+ * Switch devices not yet released. Their release and their device type are
+ * this module's, and the driver core may release them long after they were
+ * unregistered: a device link drops its reference from a workqueue, and
+ * CONFIG_DEBUG_KOBJECT_RELEASE delays every release by seconds. Module
+ * exit waits for the last one (gmux_runpm_wait_released()).
+ */
+static atomic_t gmux_power_devs = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(gmux_power_devs_wq);
+
 static void gmux_dgpu_power_release(struct device *dev)
 {
 	kfree(dev);
+	if (atomic_dec_and_test(&gmux_power_devs))
+		wake_up(&gmux_power_devs_wq);
+}
+
+/**
+ * gmux_runpm_wait_released() - wait until every switch device is released
+ *
+ * Called from module exit, after the driver is unregistered.
+ */
+void gmux_runpm_wait_released(void)
+{
+	wait_event(gmux_power_devs_wq, !atomic_read(&gmux_power_devs));
 }
 
 static const struct device_type gmux_dgpu_power_type = {
@@ -612,6 +636,7 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 	if (!dev)
 		return -ENOMEM;
 	device_initialize(dev);
+	atomic_inc(&gmux_power_devs);
 	dev->parent = parent;
 	dev->type = &gmux_dgpu_power_type;
 	dev_set_drvdata(dev, gmux);

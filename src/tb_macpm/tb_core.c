@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/acpi.h>
+#include <linux/completion.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -115,8 +116,17 @@ MODULE_PARM_DESC(test_nhi_id,
 MACSUPPORT_APPLE_DMI_TABLE(tb_apple_dmi_table);
 MODULE_DEVICE_TABLE(dmi, tb_apple_dmi_table);
 
+/* The class is static: its release (delayed, as a device's) must come before exit. */
+static DECLARE_COMPLETION(tb_class_released);
+
+static void tb_class_release(macsupport_class_arg *cls)
+{
+	complete(&tb_class_released);
+}
+
 static struct class tb_class = {
 	.name = "tb_macpm",
+	.class_release = tb_class_release,
 };
 static LIST_HEAD(tb_ctrls);
 static DEFINE_MUTEX(tb_ctrls_lock);
@@ -362,6 +372,7 @@ static void tb_bind(struct pci_dev *nhi)
 	mutex_init(&ctrl->lock);
 	ctrl->since = ktime_get();
 	device_initialize(&ctrl->dev);
+	tb_ctrl_count_dev();
 	ctrl->dev.parent = &rp->dev;
 	ctrl->dev.class = &tb_class;
 	ctrl->dev.type = &tb_ctrl_type;
@@ -555,6 +566,7 @@ static int __init tb_macpm_init(void)
 	ret = bus_register_notifier(&pci_bus_type, &tb_pci_nb);
 	if (ret) {
 		class_unregister(&tb_class);
+		wait_for_completion(&tb_class_released);
 		return ret;
 	}
 	mutex_lock(&tb_ctrls_lock);
@@ -608,7 +620,9 @@ static void __exit tb_macpm_exit(void)
 	 * device-link workqueue: wait for it, the switch's release is here.
 	 */
 	device_link_wait_removal();
+	tb_ctrl_wait_released();
 	class_unregister(&tb_class);
+	wait_for_completion(&tb_class_released);
 }
 module_exit(tb_macpm_exit);
 

@@ -125,6 +125,8 @@ extern bool tb_power_down;
 extern unsigned int tb_plug_hold_ms;
 extern const struct attribute_group *tb_ctrl_groups[];
 extern const struct device_type tb_ctrl_type;
+void tb_ctrl_count_dev(void);
+void tb_ctrl_wait_released(void);
 
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);

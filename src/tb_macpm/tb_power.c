@@ -7,9 +7,11 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/pm_runtime.h>
 #include <linux/sysfs.h>
+#include <linux/wait.h>
 
 #include "tb_macpm.h"
 
@@ -350,9 +352,33 @@ static const struct dev_pm_ops tb_ctrl_pm_ops = {
 	SET_RUNTIME_PM_OPS(tb_ctrl_runtime_suspend, tb_ctrl_runtime_resume, NULL)
 };
 
+/*
+ * Power switch devices not yet released. Their release and their device
+ * type are this module's, and the driver core may release them long after
+ * they were unregistered: a device link drops its reference from a
+ * workqueue, and CONFIG_DEBUG_KOBJECT_RELEASE delays every release by
+ * seconds. Module exit waits for the last one (tb_ctrl_wait_released()).
+ */
+static atomic_t tb_ctrl_devs = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(tb_ctrl_devs_wq);
+
 static void tb_ctrl_release(struct device *dev)
 {
 	kfree(tb_ctrl_from_dev(dev));
+	if (atomic_dec_and_test(&tb_ctrl_devs))
+		wake_up(&tb_ctrl_devs_wq);
+}
+
+/* Before the first put_device() of a switch: counted until its release. */
+void tb_ctrl_count_dev(void)
+{
+	atomic_inc(&tb_ctrl_devs);
+}
+
+/* Module exit: wait until every switch device is released. */
+void tb_ctrl_wait_released(void)
+{
+	wait_event(tb_ctrl_devs_wq, !atomic_read(&tb_ctrl_devs));
 }
 
 const struct device_type tb_ctrl_type = {
