@@ -81,11 +81,12 @@
  * controller stays on and stay_on_reason says why.
  *
  * Limits. Thunderbolt 3 Macs have TRPE but no XRIN: without a plug interrupt
- * the controller stays on (stay_on_reason says so). After a system sleep the
- * PCI core of 6.1 resumes every PCIe port, and thunderbolt.ko resumes a
- * runtime-suspended NHI in its complete callback, so the controller is
- * powered on after resume and goes off again once idle; nothing is powered
- * on before sleep.
+ * the controller stays on (stay_on_reason says so). System sleep powers an
+ * idle controller up in the suspend phase whenever the target is S3 (the
+ * PCI core resumes every bridge) or a driver is bound to the NHI (the PCI
+ * core resumes it for its suspend callback); it stays off only on s2idle
+ * with no driver on the NHI, and is then reset and powered up in
+ * resume_noirq (see tb_power.c). Either way it goes off again once idle.
  */
 
 bool tb_power_down = true;
@@ -378,6 +379,7 @@ static void tb_bind(struct pci_dev *nhi)
 	ctrl->dev.type = &tb_ctrl_type;
 	ctrl->dev.groups = tb_ctrl_groups;
 	dev_set_name(&ctrl->dev, "%s", pci_name(nhi));
+	device_enable_async_suspend(&ctrl->dev);
 	if (device_add(&ctrl->dev)) {
 		pci_err(nhi, "cannot register the Thunderbolt power switch\n");
 		goto err_put;

@@ -290,15 +290,48 @@ static int tb_ctrl_runtime_resume(struct device *dev)
 }
 
 /*
- * System sleep. Nothing is powered up before it: a controller that is off
- * stays off, its devices are marked D3cold and the PCI core leaves them
- * suspended (pci_dev_need_resume()). The plug GPE is disarmed for the
- * transition. Afterwards the PCI core of 6.1 resumes every PCIe port
- * (pcieport has no DPM_FLAG_MAY_SKIP_RESUME), so the controller must be
- * powered before its upstream port's resume_noirq, which runs after this
- * (supplier) device's: the power switch is reset first, since firmware may
- * have changed it (Apple firmware powers the controller on resume from S3).
- * The controller goes off again by runtime PM once idle.
+ * System sleep. What the PM and PCI cores of 6.1 do to a controller that is
+ * off when sleep begins is not ours to change (nor should a PM domain or
+ * similar trick override it):
+ *
+ * - S3: pci_pm_suspend() runtime-resumes every PCI bridge
+ *   (acpi_pci_need_resume() is true for bridges whenever the target state
+ *   is not S0), the controller's upstream and downstream ports among them.
+ *   Resuming a port resumes this switch first (device link), so the
+ *   controller is powered up in the suspend phase, from the suspend
+ *   callback of the first of its ports (or its NHI) that the PM core
+ *   handles. Real gen1 firmware sleeps at least 2 s in XRPE(1).
+ * - With a driver on the NHI, thunderbolt.ko on every real Mac: its NHI is
+ *   wakeup-enabled (and a supplier of the hotplug ports), so never
+ *   direct-complete, and its driver has no DPM_FLAG_SMART_SUSPEND, so
+ *   pci_pm_suspend() resumes it, and its parents and this switch with it,
+ *   on S3 and s2idle alike; the controller must be powered for the NHI's
+ *   own suspend callback.
+ * - Only on s2idle with no driver on the NHI does the controller stay off:
+ *   the ports keep their runtime suspend (pcieport's SMART_SUSPEND, the
+ *   devices are D3cold) and a driverless NHI is not resumed. But pcieport
+ *   has no DPM_FLAG_MAY_SKIP_RESUME, so the upstream port's resume_noirq
+ *   restores it from D3cold: this switch's resume_noirq, which the PM core
+ *   runs before its consumer's, resets the power switch (XRPE(0) first:
+ *   firmware may have changed it; Apple's powers the controller on resume
+ *   from S3) and powers the controller up. Not handled there: the links
+ *   from the hotplug ports keep the driverless NHI off the direct-complete
+ *   path, so the PCI core saves its config space in suspend_noirq while it
+ *   is unpowered (all ones on real hardware) and writes that back in
+ *   resume_noirq; nothing uses an NHI without a driver, but its BARs read
+ *   wrong from then on.
+ * - A sleep aborted before the noirq phase (a failed suspend callback, a
+ *   wakeup event, pm_test=devices) resumes the ports without any
+ *   resume_noirq, and pci_pm_resume() restores the upstream port's config
+ *   space: this switch's resume, run before its consumer's, powers up
+ *   first. Not covered: an abort that falls between the upstream port's
+ *   suspend callback and this switch's, in the same phase; the PCI core
+ *   then finds the port inaccessible and says so, and the next runtime
+ *   resume of the port powers the controller and restores it.
+ *
+ * The plug GPE is disarmed for the transition. Once idle after resume, the
+ * controller goes off again by runtime PM; if nothing powered it up, the
+ * GPE is re-armed in complete.
  */
 static int tb_ctrl_prepare(struct device *dev)
 {
@@ -314,6 +347,7 @@ static int tb_ctrl_prepare(struct device *dev)
 static int tb_ctrl_resume_noirq(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	ktime_t start = ktime_get();
 	int ret = 0;
 
 	mutex_lock(&ctrl->lock);
@@ -324,11 +358,35 @@ static int tb_ctrl_resume_noirq(struct device *dev)
 			tb_account(ctrl);
 			ctrl->off = false;
 			pm_runtime_set_active(dev);
+			dev_dbg(dev, "switch reset, powered on in %lld ms before the upstream port's resume_noirq\n",
+				ktime_ms_delta(ktime_get(), start));
 		}
 	}
 	mutex_unlock(&ctrl->lock);
 	/* a fault here must not block the system's resume */
 	if (ret)
+		dev_err(dev, "power-up after system sleep failed: %pe\n", ERR_PTR(ret));
+	return 0;
+}
+
+/*
+ * Still off here: the sleep was aborted before the noirq phase (or the
+ * power-up in resume_noirq failed), and the ports' resume comes next.
+ */
+static int tb_ctrl_resume(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	bool off;
+	int ret;
+
+	mutex_lock(&ctrl->lock);
+	off = ctrl->sleep_off && ctrl->off;
+	mutex_unlock(&ctrl->lock);
+	if (!off)
+		return 0;
+	/* runtime PM is enabled again in this phase: power up through it */
+	ret = pm_runtime_resume(dev);
+	if (ret < 0)
 		dev_err(dev, "power-up after system sleep failed: %pe\n", ERR_PTR(ret));
 	return 0;
 }
@@ -348,6 +406,7 @@ static void tb_ctrl_complete(struct device *dev)
 static const struct dev_pm_ops tb_ctrl_pm_ops = {
 	.prepare	= tb_ctrl_prepare,
 	.complete	= tb_ctrl_complete,
+	.resume		= tb_ctrl_resume,
 	.resume_noirq	= tb_ctrl_resume_noirq,
 	SET_RUNTIME_PM_OPS(tb_ctrl_runtime_suspend, tb_ctrl_runtime_resume, NULL)
 };
