@@ -9,6 +9,7 @@
 #include <linux/backlight.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/kernfs.h>
 #include <linux/module.h>
 #include <acpi/video.h>
 
@@ -192,17 +193,38 @@ static void gmux_backlight_release(void *data)
  * the driver's kobject is released, which CONFIG_DEBUG_KOBJECT_RELEASE (or
  * a reference still held elsewhere) delays. Registering apple_bl again
  * meanwhile fails with -EEXIST and leaves apple_bl believing it is
- * registered, so that its next unregistration WARNs. Wait, bounded, until
- * the name is free: at once on a normal kernel.
+ * registered, so that its next unregistration WARNs. driver_find() cannot
+ * tell (it skips a dying kobject): look for the directory itself,
+ * /sys/bus/acpi/drivers/<name>, found through the gmux's ACPI companion.
  */
-static void gmux_backlight_wait_apple_bl_gone(struct apple_gmux_ng *gmux)
+static bool gmux_apple_bl_in_sysfs(struct apple_gmux_ng *gmux)
 {
 	struct acpi_device *adev = ACPI_COMPANION(&gmux->pnp->dev);
+	struct kernfs_node *drivers, *kn;
+	struct kset *bus;
+	bool found;
+
+	if (!adev || !adev->dev.bus)
+		return false;
+	bus = bus_get_kset(adev->dev.bus);
+	if (!bus || !bus->kobj.sd)
+		return false;
+	drivers = kernfs_find_and_get(bus->kobj.sd, "drivers");
+	if (!drivers)
+		return false;
+	kn = kernfs_find_and_get(drivers, APPLE_BL_DRIVER_NAME);
+	found = kn;
+	kernfs_put(kn);
+	kernfs_put(drivers);
+	return found;
+}
+
+/* Wait, bounded (5 s), until the old directory is gone: at once normally. */
+static void gmux_backlight_wait_apple_bl_gone(struct apple_gmux_ng *gmux)
+{
 	unsigned int i;
 
-	if (!adev)
-		return;
-	for (i = 0; i < 50 && driver_find(APPLE_BL_DRIVER_NAME, adev->dev.bus); i++)
+	for (i = 0; i < 50 && gmux_apple_bl_in_sysfs(gmux); i++)
 		msleep(100);
 }
 
