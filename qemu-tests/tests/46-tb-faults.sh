@@ -136,6 +136,10 @@ rmmod tb_macpm
 tb_fw_set 1 TFLT 0
 said=$(dmesg_since tb-upfail-unload | grep -c 'tb_macpm.*could not be powered up')
 st=$(cat "/sys/bus/pci/devices/$upsb/power/runtime_status")
+# Without tb_macpm the controller stays off (that is what was said): power
+# it as a reboot would, before anything touches the NHI (the stand-in
+# counts accesses to an unpowered controller for the whole boot).
+tb_fw_set 1 TPWR 1
 tb_load
 tb_fast "$nhi"
 tb_fw_set 1 TPLG 1

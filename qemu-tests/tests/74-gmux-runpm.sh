@@ -263,9 +263,12 @@ late_line=
 i=0
 while [ $i -lt $N ]; do
 	dmesg_mark "runpm-unload-$i"
-	rmmod apple_gmux_ng &
+	# the rmmod binary itself (the guest's rmmod function forks it)
+	command rmmod apple_gmux_ng &
 	pid=$!
 	wait $pid
+	# its driver directory may outlive it on a debug kernel (see init)
+	wait_until 5 sh -c '! [ -e /sys/bus/pnp/drivers/apple_gmux_ng ]' > /dev/null
 	l=$(dmesg_since "runpm-unload-$i" | grep "kobject: 'dgpu_power'" | grep -v "\\[$pid\\] ")
 	if [ -n "$l" ]; then
 		late=$((late + 1))
