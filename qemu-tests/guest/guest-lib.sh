@@ -413,14 +413,16 @@ tb_load()
 {
 	modprobe macsupport_test_acpi
 	# thunderbolt.ko's domain autosuspends after 15 s and has no sysfs
-	# knob for it (no runtime callbacks): the stand-in takes a parameter.
+	# knob for it (no runtime callbacks): the stand-in takes a parameter,
+	# and one for the 15 s of the Thunderbolt 2+ device routers it adds
+	# on a plug (they come and go with the plugged device).
 	# EXPECT_TB_NHI_DRIVER=none (Eagle Ridge: Debian's thunderbolt.ko has
 	# no alias for its NHI): no driver binds the NHI, as on the real Mac;
 	# bind=0 only gives the chain the PM flags real ports have (emulation gap)
 	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
 		modprobe macsupport_test_nhi bind=0
 	else
-		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS}
+		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS router_autosuspend_ms=$TB_FAST_MS}
 	fi
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
@@ -540,8 +542,9 @@ tb_fast()
 }
 
 # tb_hold NHI 1|0: hold the NHI resumed (1) or let it go (0): the stand-in
-# driver's runtime-PM reference (thunderbolt.ko's for an XDomain peer);
-# without a driver, its power/control ("on" forbids runtime suspend)
+# driver's runtime-PM reference on the NHI itself (an XDomain peer holds one
+# on its own device below the root switch: tb_xdomain NHI); without a
+# driver, its power/control ("on" forbids runtime suspend)
 tb_hold()
 {
 	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
@@ -552,6 +555,25 @@ tb_hold()
 		echo "$2" > "/sys/kernel/debug/macsupport_test_nhi/$1/hold"
 	fi
 }
+
+# tb_rsw NHI: the sysfs directory of the stand-in's root switch (N-0)
+tb_rsw() { ls -d "/sys/bus/pci/devices/$1"/domain*/*-0 2>/dev/null | head -n 1; }
+
+# tb_rsw_children NHI: the devices below the root switch (device routers,
+# XDomain peers), by name
+tb_rsw_children()
+{
+	_r=$(tb_rsw "$1")
+	[ -n "$_r" ] || return 0
+	for _c in "$_r"/*-*; do
+		[ -d "$_c" ] && echo "${_c##*/}"
+	done
+	return 0
+}
+
+# tb_xdomain NHI N: an XDomain peer (another Mac) connects on the stand-in's
+# hotplug port N (from 1), or disconnects (0)
+tb_xdomain() { echo "$2" > "/sys/kernel/debug/macsupport_test_nhi/$1/xdomain"; }
 
 # tb_unpowered NHI: how often the stand-in driver was called while its
 # controller was unpowered (0 without the stand-in: no driver, no calls)

@@ -13,66 +13,128 @@
  * - probe (nhi.c nhi_probe -> domain.c tb_domain_add -> tb.c tb_start ->
  *   switch.c tb_switch_add): a domain device "domainN" (device_type
  *   "thunderbolt_domain") is added as a child of the NHI; the root switch
- *   "N-0" (device_type "thunderbolt_device") is added under it and set
- *   active, but its runtime PM is not enabled: tb_start() sets
- *   root_switch->rpm = tb_switch_is_usb4(), false on Apple controllers, and
- *   tb_switch_add() enables runtime PM only when rpm is set. Then the
- *   domain gets pm_runtime_no_callbacks(), set_active(), enable() and a
- *   15000 ms autosuspend delay; last the NHI gets pm_runtime_allow(), its
- *   15000 ms autosuspend delay, use_autosuspend and put_autosuspend.
+ *   "N-0" (device_type "thunderbolt_device") is added under it, wakeup
+ *   enabled and set active, but its runtime PM is not enabled: tb_start()
+ *   sets root_switch->rpm = tb_switch_is_usb4(), false on Apple
+ *   controllers, and tb_switch_add() enables runtime PM only when rpm is
+ *   set. Then the domain gets device_init_wakeup(), pm_runtime_no_callbacks(),
+ *   set_active(), enable() and a 15000 ms autosuspend delay; last the NHI
+ *   gets device_wakeup_enable(), pm_runtime_allow(), its 15000 ms
+ *   autosuspend delay, use_autosuspend and put_autosuspend.
  *   The active root switch, whose runtime PM is disabled, keeps the domain
  *   active and the domain keeps the NHI active: the NHI never
  *   runtime-suspends, as with thunderbolt.ko on a Mac.
+ * - a plug (tb.c tb_handle_hotplug -> tb_scan_port -> tb_switch_add): with
+ *   the domain and the root switch resumed (pm_runtime_get_sync), a device
+ *   router "N-R" (R its route, type "thunderbolt_device") is added as a
+ *   child of the root switch, wakeup enabled and set active. tb_scan_port()
+ *   sets sw->rpm = sw->generation > 1: a router of Thunderbolt 2 or later
+ *   gets runtime PM with a 15000 ms autosuspend delay
+ *   (tb_switch_add(): set_autosuspend_delay, use_autosuspend, enable,
+ *   request_autosuspend) and a no-op runtime suspend under the software
+ *   connection manager, so it suspends while connected and, once
+ *   tb_macpm has enabled runtime PM of the root switch, lets the root
+ *   switch, the domain and the NHI suspend too. A generation 1 router
+ *   (its own device ID is Light Ridge, Eagle Ridge, Cactus Ridge, Port
+ *   Ridge or Redwood Ridge: tb_switch_get_generation() reads the plugged
+ *   router's ID, not the Mac's) stays active with runtime PM disabled and
+ *   keeps the NHI resumed. The generation is the plugged device's, so it is
+ *   a knob here (router_gen), whatever the Mac's controller.
+ * - an unplug (tb_handle_hotplug -> tb_switch_remove): with the domain and
+ *   the root switch resumed, pm_runtime_get_sync() and disable() on a
+ *   router with runtime PM, then it is unregistered.
+ * - an XDomain peer, another Mac (xdomain.c tb_xdomain_alloc, _remove): a
+ *   "thunderbolt_xdomain" device under the root switch, set active with a
+ *   usage count held (get_noresume) "to keep the DMA powered on as long as
+ *   we have active connection to another host": it keeps the NHI resumed.
+ *   Removed: disable, put_noidle, set_suspended, unregister.
  * - remove (nhi_remove -> tb_domain_remove -> tb_stop -> tb_switch_remove):
  *   pm_runtime_get_sync(), dont_use_autosuspend() and forbid() on the NHI,
- *   then the root switch and the domain are unregistered. Runtime PM of the
- *   root switch is left as found (tb_macpm may have enabled it; the PCI
- *   core's device_del() copes with either state); this driver disables it
- *   only when its own test file below enabled it.
+ *   then the XDomain and the routers, the root switch and the domain are
+ *   unregistered. Runtime PM of the root switch is left as found
+ *   (tb_macpm may have enabled it; the PCI core's device_del() copes with
+ *   either state); this driver disables it only when its own test file
+ *   below enabled it.
+ *
+ * What a plug is here: thunderbolt.ko learns of a router from the
+ * controller's hotplug events, and then builds the PCIe tunnel whose
+ * devices pciehp enumerates below one of the controller's hotplug
+ * downstream ports. The harness has no Thunderbolt fabric, only the tunnel's
+ * end: a device that QMP hot-adds below such a port. So the first PCI
+ * device to appear directly below a hotplug downstream port (a sibling of
+ * the NHI's DSB0) is the plug of a router on that port, and the last one to
+ * go is its unplug (a PCI bus notifier; the router itself is added and
+ * removed from a work item, as thunderbolt.ko's hotplug handler runs in its
+ * domain's workqueue). Ports are numbered in slot order; the router on
+ * port i (from 0) gets route 2 * i + 1, the first lane adapter of the
+ * i-th connector of a two-port controller, so names read as on a Mac
+ * ("0-1", "0-3"). A router on a port replaces an XDomain there, as in
+ * tb_scan_port().
  *
  * Each runtime suspend and resume of the NHI, and the probe, evaluates the
  * SSDT's TPWR in the NHI's ACPI companion: 0 means the emulated controller
  * is powered off while its driver touches it, counted as "unpowered" (must
- * stay 0). The root switch's runtime callbacks only count.
+ * stay 0). The switches' runtime callbacks only count.
  *
- * QEMU 7.2's PCIe ports and the edu device have no PM capability, so
- * pci_pm_init() leaves d3cold_allowed and bridge_d3 false on them and the
- * PCI core never lets the ports below the root port runtime-suspend into
- * D3. At probe this driver sets, for the NHI's root port and every PCI
- * device below it, d3cold_allowed = true and, on bridges, bridge_d3 = true:
- * what pci_pm_init() gives a device that has a PM capability (bridge_d3 from
- * pci_bridge_d3_possible(), true with pcie_port_pm=force). It does not
- * enable wakeup on the NHI: a real NHI signals PME from D3cold, QEMU's edu
- * cannot, and a wakeup-enabled device without PME from D3cold keeps its
- * bridge out of D3 (pci_dev_check_d3cold()).
+ * QEMU 7.2's PCIe ports, its edu device and pci-testdev have no PM
+ * capability, so pci_pm_init() leaves d3cold_allowed and bridge_d3 false on
+ * them and the PCI core never lets the ports below the root port
+ * runtime-suspend into D3. At probe this driver sets, for the NHI's root
+ * port and every PCI device below it, and for each device added later below
+ * one of its hotplug ports (before pci_bus_add_device() recomputes the
+ * port's bridge_d3), d3cold_allowed = true and, on bridges, bridge_d3 =
+ * true: what pci_pm_init() gives a device that has a PM capability
+ * (bridge_d3 from pci_bridge_d3_possible(), true with pcie_port_pm=force).
+ * A real NHI can signal PME, which makes it wakeup-capable; edu cannot, so
+ * nhi_wake=1 (the default) marks it capable (device_set_wakeup_capable)
+ * before nhi_probe()'s device_wakeup_enable(), which otherwise fails with
+ * -EINVAL as on any device without PME or _PRW. The capability is taken
+ * away again on remove.
  *
- * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms (both 15000, as
- * TB_AUTOSUSPEND_DELAY); bind=0 binds nothing and only sets those flags
- * below the root port of every stand-in NHI, for a Mac whose NHI has no
- * driver (Eagle Ridge: Debian's thunderbolt.ko has no alias for it).
+ * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms,
+ * router_autosuspend_ms (all 15000, as TB_AUTOSUSPEND_DELAY); router_gen
+ * (2: the generation of the routers plugged in, see above); nhi_wake (1);
+ * bind=0 binds nothing and only sets those flags below the root port of
+ * every stand-in NHI, for a Mac whose NHI has no driver (Eagle Ridge:
+ * Debian's thunderbolt.ko has no alias for it).
  * debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
  *
  * - status: "key: value" lines: runtime_suspends, runtime_resumes,
- *   unpowered, holds (of the NHI), root_switch_suspends,
- *   root_switch_resumes, root_switch_rpm (1 if this driver enabled it)
- * - hold: write 1: pm_runtime_get_sync() of the NHI (what an XDomain peer
- *   such as thunderbolt-net does), 0: drop one such reference
+ *   unpowered, holds (of the NHI), wakeup (of the NHI: enabled or
+ *   disabled), root_switch_suspends, root_switch_resumes, root_switch_rpm
+ *   (1 if this driver enabled it), ports (hotplug ports found), routers
+ *   (connected), router_suspends, router_resumes, router_gen (of the next
+ *   plug), xdomain (the port of the connected peer, from 1; 0: none)
+ * - hold: write 1: pm_runtime_get_sync() of the NHI (a driver holding it),
+ *   0: drop one such reference
  * - root_switch_rpm: write 1: pm_runtime_enable() on the root switch (what
  *   tb_macpm does; for testing the stand-in without it), 0: disable again
+ * - router_gen: the generation (1-3) of the routers plugged in from now on
+ * - xdomain: write N: an XDomain peer connects on port N (from 1); 0: it
+ *   disconnects. -EBUSY while that port has a router or a peer is connected.
  *
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
 #include <linux/acpi.h>
+#include <linux/bitmap.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/idr.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
+#include <linux/pm_wakeup.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
+
+/* hotplug downstream ports looked at per controller (a 4C part has two) */
+#define TEST_NHI_MAX_PORTS	4
+/* devfns on a port's secondary bus */
+#define TEST_NHI_DEVFNS		256
 
 static unsigned int nhi_autosuspend_ms = 15000;
 module_param(nhi_autosuspend_ms, uint, 0444);
@@ -82,28 +144,72 @@ static unsigned int domain_autosuspend_ms = 15000;
 module_param(domain_autosuspend_ms, uint, 0444);
 MODULE_PARM_DESC(domain_autosuspend_ms, "domain autosuspend delay in ms (default 15000, as thunderbolt.ko)");
 
+static unsigned int router_autosuspend_ms = 15000;
+module_param(router_autosuspend_ms, uint, 0644);
+MODULE_PARM_DESC(router_autosuspend_ms,
+		 "autosuspend delay in ms of a device router of generation 2+ when plugged (default 15000, as thunderbolt.ko)");
+
+static unsigned int router_gen = 2;
+module_param(router_gen, uint, 0444);
+MODULE_PARM_DESC(router_gen, "generation (1-3) of the device routers plugged in, at probe (default 2; debugfs router_gen changes it)");
+
+static bool nhi_wake = true;
+module_param(nhi_wake, bool, 0444);
+MODULE_PARM_DESC(nhi_wake, "make the NHI wakeup-capable, as a real NHI's PME makes it, so that device_wakeup_enable() takes (default 1)");
+
 static bool bind = true;
 module_param(bind, bool, 0444);
 MODULE_PARM_DESC(bind, "0: bind no NHI, only give the stand-in NHIs' chains the PM flags of a real port (an NHI without a driver)");
+
+struct test_nhi;
+
+/* A device router plugged into one of the controller's ports. */
+struct test_nhi_router {
+	struct device dev;
+	struct test_nhi *nhi;
+	unsigned int generation;
+	bool rpm;
+};
+
+struct test_nhi_port {
+	struct pci_dev *dsb;
+	/* devfns present on its secondary bus (test_nhi_list_lock) */
+	DECLARE_BITMAP(present, TEST_NHI_DEVFNS);
+	/* the router connected there (test_nhi->lock) */
+	struct test_nhi_router *router;
+};
 
 struct test_nhi {
 	struct pci_dev *pdev;
 	struct device *domain;
 	struct device *root_switch;
 	struct dentry *dir;
-	struct mutex lock;	/* holds, switch_rpm */
+	struct list_head node;		/* in test_nhi_list */
+	struct work_struct plug_work;
+	struct mutex lock;	/* holds, switch_rpm, routers, xdomain, router_gen */
 	int index;
 	unsigned int holds;
 	bool switch_rpm;
+	bool wake_capable;	/* this driver made the NHI wakeup-capable */
+	unsigned int nports;
+	struct test_nhi_port ports[TEST_NHI_MAX_PORTS];
+	unsigned int router_gen;
+	struct device *xdomain;
+	unsigned int xdomain_port;	/* from 1; 0 none */
 	atomic_t suspends;
 	atomic_t resumes;
 	atomic_t unpowered;
 	atomic_t sw_suspends;
 	atomic_t sw_resumes;
+	atomic_t rt_suspends;
+	atomic_t rt_resumes;
 };
 
 static DEFINE_IDA(test_nhi_ida);
 static struct dentry *test_nhi_root;
+/* bound NHIs and their ports' devfn bitmaps, for the PCI notifier */
+static LIST_HEAD(test_nhi_list);
+static DEFINE_MUTEX(test_nhi_list_lock);
 
 /* Counts a driver touching the controller while the SSDT says it is off. */
 static void test_nhi_check_power(struct test_nhi *nhi, const char *what)
@@ -154,6 +260,57 @@ static const struct device_type test_nhi_switch_type = {
 	.release	= test_nhi_dev_release,
 };
 
+static struct test_nhi_router *to_test_nhi_router(struct device *dev)
+{
+	return container_of(dev, struct test_nhi_router, dev);
+}
+
+/* the software connection manager has no runtime_suspend_switch: no-op */
+static int test_nhi_router_runtime_suspend(struct device *dev)
+{
+	atomic_inc(&to_test_nhi_router(dev)->nhi->rt_suspends);
+	return 0;
+}
+
+static int test_nhi_router_runtime_resume(struct device *dev)
+{
+	atomic_inc(&to_test_nhi_router(dev)->nhi->rt_resumes);
+	return 0;
+}
+
+static const struct dev_pm_ops test_nhi_router_pm = {
+	SET_RUNTIME_PM_OPS(test_nhi_router_runtime_suspend, test_nhi_router_runtime_resume, NULL)
+};
+
+static ssize_t generation_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_test_nhi_router(dev)->generation);
+}
+static DEVICE_ATTR_RO(generation);
+
+static struct attribute *test_nhi_router_attrs[] = {
+	&dev_attr_generation.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(test_nhi_router);
+
+static void test_nhi_router_release(struct device *dev)
+{
+	kfree(to_test_nhi_router(dev));
+}
+
+/* thunderbolt.ko's switches share one type, whatever their place */
+static const struct device_type test_nhi_router_type = {
+	.name		= "thunderbolt_device",
+	.pm		= &test_nhi_router_pm,
+	.release	= test_nhi_router_release,
+};
+
+static const struct device_type test_nhi_xdomain_type = {
+	.name		= "thunderbolt_xdomain",
+	.release	= test_nhi_dev_release,
+};
+
 static struct device *test_nhi_new_dev(struct test_nhi *nhi, struct device *parent,
 				       const struct device_type *type, const char *name)
 {
@@ -197,18 +354,273 @@ static void test_nhi_allow_d3_chain(struct pci_dev *nhi)
 		pci_walk_bus(rp->subordinate, test_nhi_allow_d3, NULL);
 }
 
+/* The route of the router or XDomain on port @i (from 0); see the top. */
+static unsigned int test_nhi_route(unsigned int i)
+{
+	return 2 * i + 1;
+}
+
+/*
+ * tb_handle_hotplug(): the domain and the switch the port belongs to (here
+ * always the root switch) resumed while a router or XDomain comes or goes.
+ */
+static void test_nhi_cm_get(struct test_nhi *nhi)
+{
+	pm_runtime_get_sync(nhi->domain);
+	pm_runtime_get_sync(nhi->root_switch);
+}
+
+static void test_nhi_cm_put(struct test_nhi *nhi)
+{
+	pm_runtime_mark_last_busy(nhi->root_switch);
+	pm_runtime_put_autosuspend(nhi->root_switch);
+	pm_runtime_mark_last_busy(nhi->domain);
+	pm_runtime_put_autosuspend(nhi->domain);
+}
+
+/* tb_xdomain_remove() (nhi->lock held, CM resumed) */
+static void test_nhi_xdomain_remove(struct test_nhi *nhi)
+{
+	struct device *xd = nhi->xdomain;
+
+	if (!xd)
+		return;
+	nhi->xdomain = NULL;
+	nhi->xdomain_port = 0;
+	pm_runtime_disable(xd);
+	pm_runtime_put_noidle(xd);
+	pm_runtime_set_suspended(xd);
+	dev_info(xd, "host disconnected (TEST ONLY stand-in)\n");
+	device_unregister(xd);
+}
+
+/* tb_xdomain_alloc() and its registration (nhi->lock held, CM resumed) */
+static int test_nhi_xdomain_add(struct test_nhi *nhi, unsigned int port)
+{
+	struct device *xd;
+	int ret;
+
+	xd = kzalloc(sizeof(*xd), GFP_KERNEL);
+	if (!xd)
+		return -ENOMEM;
+	device_initialize(xd);
+	xd->parent = nhi->root_switch;
+	xd->type = &test_nhi_xdomain_type;
+	dev_set_drvdata(xd, nhi);
+	ret = dev_set_name(xd, "%d-%x", nhi->index, test_nhi_route(port - 1));
+	if (ret) {
+		put_device(xd);
+		return ret;
+	}
+	/* "keeps the DMA powered on as long as we have active connection" */
+	pm_runtime_set_active(xd);
+	pm_runtime_get_noresume(xd);
+	pm_runtime_enable(xd);
+	ret = device_add(xd);
+	if (ret) {
+		pm_runtime_disable(xd);
+		pm_runtime_put_noidle(xd);
+		pm_runtime_set_suspended(xd);
+		put_device(xd);
+		return ret;
+	}
+	nhi->xdomain = xd;
+	nhi->xdomain_port = port;
+	dev_info(xd, "XDomain peer connected on port %u (TEST ONLY stand-in)\n", port);
+	return 0;
+}
+
+/* tb_switch_remove() of the router on port @i (nhi->lock held, CM resumed) */
+static void test_nhi_router_remove(struct test_nhi *nhi, unsigned int i)
+{
+	struct test_nhi_router *rt = nhi->ports[i].router;
+
+	nhi->ports[i].router = NULL;
+	if (rt->rpm) {
+		pm_runtime_get_sync(&rt->dev);
+		pm_runtime_disable(&rt->dev);
+	}
+	dev_info(&rt->dev, "device disconnected (TEST ONLY stand-in)\n");
+	device_unregister(&rt->dev);
+}
+
+/* tb_scan_port() and tb_switch_add() on port @i (nhi->lock held, CM resumed) */
+static int test_nhi_router_add(struct test_nhi *nhi, unsigned int i)
+{
+	struct test_nhi_router *rt;
+	int ret;
+
+	/* "If there was previously another domain connected remove it first." */
+	if (nhi->xdomain_port == i + 1)
+		test_nhi_xdomain_remove(nhi);
+
+	rt = kzalloc(sizeof(*rt), GFP_KERNEL);
+	if (!rt)
+		return -ENOMEM;
+	rt->nhi = nhi;
+	rt->generation = nhi->router_gen;
+	/* "At the moment Thunderbolt 2 and beyond ... we can support runtime PM." */
+	rt->rpm = rt->generation > 1;
+	device_initialize(&rt->dev);
+	rt->dev.parent = nhi->root_switch;
+	rt->dev.type = &test_nhi_router_type;
+	rt->dev.groups = test_nhi_router_groups;
+	ret = dev_set_name(&rt->dev, "%d-%x", nhi->index, test_nhi_route(i));
+	if (!ret)
+		ret = device_add(&rt->dev);
+	if (ret) {
+		put_device(&rt->dev);
+		return ret;
+	}
+	dev_info(&rt->dev, "new device found (TEST ONLY stand-in) below %s, generation %u%s\n",
+		 pci_name(nhi->ports[i].dsb), rt->generation,
+		 rt->rpm ? ", runtime PM" : ", no runtime PM");
+
+	device_init_wakeup(&rt->dev, true);
+	pm_runtime_set_active(&rt->dev);
+	if (rt->rpm) {
+		pm_runtime_set_autosuspend_delay(&rt->dev, router_autosuspend_ms);
+		pm_runtime_use_autosuspend(&rt->dev);
+		pm_runtime_mark_last_busy(&rt->dev);
+		pm_runtime_enable(&rt->dev);
+		pm_request_autosuspend(&rt->dev);
+	}
+	nhi->ports[i].router = rt;
+	return 0;
+}
+
+/* Bring the routers in line with the devices present below the ports. */
+static void test_nhi_plug_work(struct work_struct *work)
+{
+	struct test_nhi *nhi = container_of(work, struct test_nhi, plug_work);
+	bool want[TEST_NHI_MAX_PORTS];
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&test_nhi_list_lock);
+	for (i = 0; i < nhi->nports; i++)
+		want[i] = !bitmap_empty(nhi->ports[i].present, TEST_NHI_DEVFNS);
+	mutex_unlock(&test_nhi_list_lock);
+
+	mutex_lock(&nhi->lock);
+	for (i = 0; i < nhi->nports; i++) {
+		if (want[i] == !!nhi->ports[i].router)
+			continue;
+		test_nhi_cm_get(nhi);
+		if (want[i]) {
+			ret = test_nhi_router_add(nhi, i);
+			if (ret)
+				pci_err(nhi->pdev, "cannot add a router below %s: %d\n",
+					pci_name(nhi->ports[i].dsb), ret);
+		} else {
+			test_nhi_router_remove(nhi, i);
+		}
+		test_nhi_cm_put(nhi);
+	}
+	mutex_unlock(&nhi->lock);
+}
+
+/* @pdev is directly below a hotplug port of a bound NHI: note it (list lock held). */
+static void test_nhi_note_dev(struct pci_dev *pdev, bool present)
+{
+	struct test_nhi *nhi;
+	unsigned int i;
+
+	lockdep_assert_held(&test_nhi_list_lock);
+	list_for_each_entry(nhi, &test_nhi_list, node) {
+		for (i = 0; i < nhi->nports; i++) {
+			if (pdev->bus->self != nhi->ports[i].dsb)
+				continue;
+			if (present) {
+				set_bit(pdev->devfn, nhi->ports[i].present);
+				test_nhi_allow_d3(pdev, NULL);
+			} else {
+				clear_bit(pdev->devfn, nhi->ports[i].present);
+			}
+			schedule_work(&nhi->plug_work);
+		}
+	}
+}
+
+/*
+ * ADD_DEVICE comes after the device is on the bus's list of devices and
+ * before pci_bus_add_device(); REMOVED_DEVICE after it left that list: a
+ * scan of the list at probe (test_nhi_scan_dev) and the notifier cannot
+ * leave a device noted that is gone.
+ */
+static int test_nhi_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	if (action != BUS_NOTIFY_ADD_DEVICE && action != BUS_NOTIFY_REMOVED_DEVICE)
+		return NOTIFY_DONE;
+	mutex_lock(&test_nhi_list_lock);
+	test_nhi_note_dev(pdev, action == BUS_NOTIFY_ADD_DEVICE);
+	mutex_unlock(&test_nhi_list_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block test_nhi_pci_nb = {
+	.notifier_call = test_nhi_pci_notify,
+};
+
+static int test_nhi_scan_dev(struct device *dev, void *unused)
+{
+	test_nhi_note_dev(to_pci_dev(dev), true);
+	return 0;
+}
+
+/* The hotplug downstream ports beside the NHI's DSB0, in slot order. */
+static void test_nhi_find_ports(struct test_nhi *nhi)
+{
+	struct pci_dev *dsb0 = pci_upstream_bridge(nhi->pdev);
+	struct pci_dev *upsb = dsb0 ? pci_upstream_bridge(dsb0) : NULL;
+	struct pci_dev *dsb;
+	unsigned int slot;
+
+	if (!upsb || !upsb->subordinate)
+		return;
+	for (slot = 0; slot < 32 && nhi->nports < TEST_NHI_MAX_PORTS; slot++) {
+		dsb = pci_get_slot(upsb->subordinate, PCI_DEVFN(slot, 0));
+		if (!dsb)
+			continue;
+		if (dsb == dsb0 || !dsb->is_hotplug_bridge || !dsb->subordinate) {
+			pci_dev_put(dsb);
+			continue;
+		}
+		nhi->ports[nhi->nports++].dsb = dsb;
+	}
+}
+
+static void test_nhi_put_ports(struct test_nhi *nhi)
+{
+	while (nhi->nports)
+		pci_dev_put(nhi->ports[--nhi->nports].dsb);
+}
+
 static int test_nhi_status_show(struct seq_file *s, void *unused)
 {
 	struct test_nhi *nhi = s->private;
+	unsigned int i, routers = 0;
 
 	mutex_lock(&nhi->lock);
+	for (i = 0; i < nhi->nports; i++)
+		routers += !!nhi->ports[i].router;
 	seq_printf(s, "runtime_suspends: %d\n", atomic_read(&nhi->suspends));
 	seq_printf(s, "runtime_resumes: %d\n", atomic_read(&nhi->resumes));
 	seq_printf(s, "unpowered: %d\n", atomic_read(&nhi->unpowered));
 	seq_printf(s, "holds: %u\n", nhi->holds);
+	seq_printf(s, "wakeup: %s\n",
+		   device_may_wakeup(&nhi->pdev->dev) ? "enabled" : "disabled");
 	seq_printf(s, "root_switch_suspends: %d\n", atomic_read(&nhi->sw_suspends));
 	seq_printf(s, "root_switch_resumes: %d\n", atomic_read(&nhi->sw_resumes));
 	seq_printf(s, "root_switch_rpm: %d\n", nhi->switch_rpm);
+	seq_printf(s, "ports: %u\n", nhi->nports);
+	seq_printf(s, "routers: %u\n", routers);
+	seq_printf(s, "router_suspends: %d\n", atomic_read(&nhi->rt_suspends));
+	seq_printf(s, "router_resumes: %d\n", atomic_read(&nhi->rt_resumes));
+	seq_printf(s, "router_gen: %u\n", nhi->router_gen);
+	seq_printf(s, "xdomain: %u\n", nhi->xdomain_port);
 	mutex_unlock(&nhi->lock);
 	return 0;
 }
@@ -275,11 +687,65 @@ static int test_nhi_switch_rpm_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_switch_rpm_fops, test_nhi_switch_rpm_get,
 			 test_nhi_switch_rpm_set, "%llu\n");
 
+static int test_nhi_router_gen_set(void *data, u64 val)
+{
+	struct test_nhi *nhi = data;
+
+	if (val < 1 || val > 3)
+		return -EINVAL;
+	mutex_lock(&nhi->lock);
+	nhi->router_gen = val;
+	mutex_unlock(&nhi->lock);
+	return 0;
+}
+
+static int test_nhi_router_gen_get(void *data, u64 *val)
+{
+	struct test_nhi *nhi = data;
+
+	*val = nhi->router_gen;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_router_gen_fops, test_nhi_router_gen_get,
+			 test_nhi_router_gen_set, "%llu\n");
+
+static int test_nhi_xdomain_set(void *data, u64 val)
+{
+	struct test_nhi *nhi = data;
+	int ret = 0;
+
+	if (val > nhi->nports)
+		return -EINVAL;
+	mutex_lock(&nhi->lock);
+	if (val && (nhi->xdomain || nhi->ports[val - 1].router)) {
+		ret = -EBUSY;
+	} else if (val || nhi->xdomain) {
+		test_nhi_cm_get(nhi);
+		if (val)
+			ret = test_nhi_xdomain_add(nhi, val);
+		else
+			test_nhi_xdomain_remove(nhi);
+		test_nhi_cm_put(nhi);
+	}
+	mutex_unlock(&nhi->lock);
+	return ret;
+}
+
+static int test_nhi_xdomain_get(void *data, u64 *val)
+{
+	struct test_nhi *nhi = data;
+
+	*val = nhi->xdomain_port;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_xdomain_fops, test_nhi_xdomain_get, test_nhi_xdomain_set,
+			 "%llu\n");
+
 static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct acpi_device *adev = ACPI_COMPANION(&pdev->dev);
 	struct test_nhi *nhi;
-	char name[16];
+	char name[24];	/* "domain" and an int */
 	int ret;
 
 	/* NHI0; MacPro6,1's second and third controllers: NHI1, NHI2 */
@@ -292,6 +758,8 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	nhi->pdev = pdev;
 	mutex_init(&nhi->lock);
+	INIT_WORK(&nhi->plug_work, test_nhi_plug_work);
+	nhi->router_gen = clamp(router_gen, 1U, 3U);
 	test_nhi_check_power(nhi, "probe");
 
 	ret = pcim_enable_device(pdev);
@@ -319,6 +787,7 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		ret = PTR_ERR(nhi->root_switch);
 		goto err_domain;
 	}
+	device_init_wakeup(nhi->root_switch, true);
 	pm_runtime_set_active(nhi->root_switch);
 
 	/* The rest of tb_domain_add(). */
@@ -338,11 +807,25 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	debugfs_create_file_unsafe("hold", 0600, nhi->dir, nhi, &test_nhi_hold_fops);
 	debugfs_create_file_unsafe("root_switch_rpm", 0600, nhi->dir, nhi,
 				   &test_nhi_switch_rpm_fops);
+	debugfs_create_file_unsafe("router_gen", 0600, nhi->dir, nhi, &test_nhi_router_gen_fops);
+	debugfs_create_file_unsafe("xdomain", 0600, nhi->dir, nhi, &test_nhi_xdomain_fops);
 
-	pci_info(pdev, "macsupport_test_nhi: bound %s, domain%d, root switch %s\n",
-		 acpi_device_bid(adev), nhi->index, dev_name(nhi->root_switch));
+	/* tb_start() discovers what is connected already; then plugs */
+	test_nhi_find_ports(nhi);
+	mutex_lock(&test_nhi_list_lock);
+	list_add_tail(&nhi->node, &test_nhi_list);
+	bus_for_each_dev(&pci_bus_type, NULL, NULL, test_nhi_scan_dev);
+	mutex_unlock(&test_nhi_list_lock);
+
+	pci_info(pdev, "macsupport_test_nhi: bound %s, domain%d, root switch %s, %u hotplug port(s)\n",
+		 acpi_device_bid(adev), nhi->index, dev_name(nhi->root_switch), nhi->nports);
 
 	/* nhi_probe(): local_pci_probe()'s reference is dropped here. */
+	if (nhi_wake && !device_can_wakeup(&pdev->dev)) {
+		device_set_wakeup_capable(&pdev->dev, true);
+		nhi->wake_capable = true;
+	}
+	device_wakeup_enable(&pdev->dev);
 	pm_runtime_allow(&pdev->dev);
 	pm_runtime_set_autosuspend_delay(&pdev->dev, nhi_autosuspend_ms);
 	pm_runtime_use_autosuspend(&pdev->dev);
@@ -361,11 +844,18 @@ err_free:
 static void test_nhi_remove(struct pci_dev *pdev)
 {
 	struct test_nhi *nhi = pci_get_drvdata(pdev);
+	unsigned int i;
 
 	/* nhi_remove() */
 	pm_runtime_get_sync(&pdev->dev);
 	pm_runtime_dont_use_autosuspend(&pdev->dev);
 	pm_runtime_forbid(&pdev->dev);
+
+	/* no more plugs: the notifier no longer sees this NHI */
+	mutex_lock(&test_nhi_list_lock);
+	list_del(&nhi->node);
+	mutex_unlock(&test_nhi_list_lock);
+	cancel_work_sync(&nhi->plug_work);
 
 	debugfs_remove_recursive(nhi->dir);
 	mutex_lock(&nhi->lock);
@@ -373,15 +863,26 @@ static void test_nhi_remove(struct pci_dev *pdev)
 		nhi->holds--;
 		pm_runtime_put_noidle(&pdev->dev);
 	}
+	/* tb_switch_remove() of the root switch: what hangs below it first */
+	test_nhi_cm_get(nhi);
+	test_nhi_xdomain_remove(nhi);
+	for (i = 0; i < nhi->nports; i++)
+		if (nhi->ports[i].router)
+			test_nhi_router_remove(nhi, i);
+	test_nhi_cm_put(nhi);
 	if (nhi->switch_rpm) {
 		pm_runtime_disable(nhi->root_switch);
 		nhi->switch_rpm = false;
 	}
 	mutex_unlock(&nhi->lock);
+	test_nhi_put_ports(nhi);
 
 	/* tb_domain_remove(): tb_stop() removes the root switch first. */
 	device_unregister(nhi->root_switch);
 	device_unregister(nhi->domain);
+	/* the wakeup capability was this driver's emulation */
+	if (nhi->wake_capable)
+		device_init_wakeup(&pdev->dev, false);
 	ida_free(&test_nhi_ida, nhi->index);
 	kfree(nhi);
 }
@@ -442,9 +943,18 @@ static int __init test_nhi_init(void)
 		return 0;
 	}
 	test_nhi_root = debugfs_create_dir("macsupport_test_nhi", NULL);
+	ret = bus_register_notifier(&pci_bus_type, &test_nhi_pci_nb);
+	if (ret)
+		goto err_debugfs;
 	ret = pci_register_driver(&test_nhi_driver);
 	if (ret)
-		debugfs_remove_recursive(test_nhi_root);
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
+err_debugfs:
+	debugfs_remove_recursive(test_nhi_root);
 	return ret;
 }
 module_init(test_nhi_init);
@@ -454,6 +964,7 @@ static void __exit test_nhi_exit(void)
 	if (!bind)
 		return;
 	pci_unregister_driver(&test_nhi_driver);
+	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
 	debugfs_remove_recursive(test_nhi_root);
 }
 module_exit(test_nhi_exit);

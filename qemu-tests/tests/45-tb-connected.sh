@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Something connected that keeps nothing resumed must still keep the
+# controller powered (issue 21, review F6). Under Debian 6.1's thunderbolt.ko
+# a Thunderbolt 2+ device router runtime-suspends while connected, and once
+# the devices of its PCIe tunnel are idle the root switch, the NHI and the
+# ports suspend too. tb_macpm must then not call XRPE/TRPE(0) (on a Mac that
+# cuts the power of the connected chain before XRIL is read), must say why,
+# and must power the controller down once the device is unplugged. An
+# XDomain peer (another Mac) and a generation 1 router keep the NHI resumed
+# themselves: the controller stays on, and stay_on_reason must still name
+# the connection. On the profile's first controller.
+# Not real: the device routers and the XDomain peer are the stand-in
+# driver's (macsupport_test_nhi, TEST ONLY, loaded instead of thunderbolt.ko;
+# its runtime PM as 6.1's tb_switch_add() and tb_xdomain_alloc() set it up),
+# with 200 ms of router autosuspend instead of 15 s. A router comes with the
+# tunnel's device (QEMU's pci-testdev, hot-added by QMP below a hotplug
+# downstream port) and goes with it; that device has no driver and is let
+# runtime-suspend through its power/control (as TLP or powertop do for a
+# real one). "Plugged" is the SSDT's TPLG (XRIL), the plug GPE one QEMU
+# raises. Thunderbolt 3 (no XRIN: stays on anyway, 45-tb-power.sh) and
+# Eagle Ridge (no thunderbolt.ko for its NHI: no routers) are not tested.
+
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
+[ "${EXPECT_TB_NHI_DRIVER:-}" != none ] || return 0
+
+tb_load
+nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
+upsb=$(tb_upsb "$nhi")
+tb_fast "$nhi"
+rsw=$(tb_rsw "$nhi")
+idx=${rsw##*/}
+idx=${idx%-0}
+# what the first hotplug port's router or peer is called (route 1)
+child=$rsw/$idx-1
+knobs=/sys/kernel/debug/macsupport_test_nhi/$nhi
+connected="a Thunderbolt device or peer is connected"
+
+if [ -z "$rsw" ]; then
+	fail tb_macpm router-suspended-stays-on "no root switch below the stand-in NHI $nhi"
+	return 0
+fi
+
+# what thunderbolt.ko's nhi_probe() and tb_switch_add() do for wakeup
+w=
+for d in "/sys/bus/pci/devices/$nhi" "$rsw"; do
+	w="$w $(cat "$d/power/wakeup" 2>/dev/null || echo none)"
+done
+if [ "$w" = " enabled enabled" ]; then
+	pass harness tb-standin-wakeup "stand-in (TEST ONLY): wakeup enabled on the NHI and its root switch, as nhi_probe() and tb_switch_add() do"
+else
+	fail harness tb-standin-wakeup "wakeup of the NHI and the root switch:$w (want enabled enabled)"
+fi
+
+rt_status() { cat "$1/power/runtime_status" 2>/dev/null || echo gone; }
+pci_rt() { rt_status "/sys/bus/pci/devices/$1"; }
+
+# conn_state: one line for the failure reports
+conn_state()
+{
+	echo "$(tb_state 1); UPSB $(pci_rt "$upsb"), switch $(rt_status "$TB_CLASS/$nhi")," \
+		"below the root switch: '$(tb_rsw_children "$nhi" | tr '\n' ' ')'," \
+		"$idx-1 $(rt_status "$child"), refusals $(tb_attr 1 refusals)"
+}
+
+# The hotplug ports are kept resumed across QEMU's hot-add and hot-remove:
+# an attention-button press on a suspended port leaves the button status
+# pending (an emulation limit, see 45-tb-power.sh).
+pinned=
+pin_ports()
+{
+	for _p in $(tb_chain "$nhi"); do
+		ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
+		[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
+		echo on > "/sys/bus/pci/devices/$_p/power/control" && pinned="$pinned $_p"
+	done
+}
+unpin_ports()
+{
+	for _p in $pinned; do
+		echo auto > "/sys/bus/pci/devices/$_p/power/control"
+	done
+	pinned=
+}
+
+plugged() { tb_find_dev 1b36:0005 "$nhi" > /dev/null && [ -d "$child" ]; }
+unplugged() { tb_no_dev 1b36:0005 "$nhi" && [ ! -e "$child" ]; }
+
+# plug ID: a device plugged in as on a Mac: XRIL says "plugged", the plug
+# GPE powers the controller, the tunnel's device appears below the first
+# hotplug port and the stand-in adds its router; then the device is let
+# idle. Sets cof0 and ref0 (XRPE/TRPE(0) calls and refusals once the router
+# is there: none may follow while it is), why on failure. (Before the
+# router is there, TPLG set and nothing enumerated is a plug nothing
+# resumed for: a refused power-down is right then, 45-tb-power.sh.)
+plug()
+{
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	if ! wait_until 15 tb_is 1 on > /dev/null; then
+		why="not powered up by the plug GPE: $(conn_state)"
+		return 1
+	fi
+	pin_ports
+	_req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"'$1'","bus":"'$dsb'"}}'
+	if ! _ans=$(host_request "$_req"); then
+		unpin_ports
+		why="device_add: $_ans"
+		return 1
+	fi
+	if ! wait_until 15 plugged > /dev/null; then
+		unpin_ports
+		why="device or router missing 15 s after device_add: $(conn_state)"
+		return 1
+	fi
+	cof0=$(tb_fw 1 TCOF)
+	ref0=$(tb_attr 1 refusals)
+	echo auto > "/sys/bus/pci/devices/$(tb_find_dev 1b36:0005 "$nhi")/power/control"
+	unpin_ports
+}
+
+# unplug ID: the device removed (its router with it), XRIL "nothing plugged"
+unplug()
+{
+	pin_ports
+	host_request '{"execute":"device_del","arguments":{"id":"'"$1"'"}}' > /dev/null
+	wait_until 20 unplugged > /dev/null
+	_rc=$?
+	unpin_ports
+	tb_fw_set 1 TPLG 0
+	return $_rc
+}
+
+# idle_off: the controller off before a case; a refusal left by a failed
+# case before is cleared first (writing power_down), so that cases fail
+# on their own
+idle_off()
+{
+	echo 1 > /sys/module/tb_macpm/parameters/power_down
+	wait_until 30 tb_is 1 off > /dev/null
+}
+
+# off_again NAME WHAT: the controller goes off once WHAT is gone
+off_again()
+{
+	if t=$(wait_until 30 tb_is 1 off); then
+		pass tb_macpm "$1" "$2 gone: off $t s later; XRPE/TRPE(0) calls $(tb_fw 1 TCOF)"
+	else
+		fail tb_macpm "$1" "$2 gone, not off after 30 s: $(conn_state)"
+	fi
+}
+
+# --- a Thunderbolt 2 device router, runtime-suspended --------------------------
+if ! idle_off; then
+	fail tb_macpm router-suspended-stays-on "not off before the plug: $(conn_state)"
+	return 0
+fi
+echo 2 > "$knobs/router_gen"
+if plug tbconn1; then
+	all_idle()
+	{
+		[ "$(rt_status "$child")" = suspended ] && [ "$(pci_rt "$nhi")" = suspended ] &&
+			[ "$(pci_rt "$upsb")" = suspended ]
+	}
+	if ! t=$(wait_until 20 all_idle); then
+		fail tb_macpm router-suspended-stays-on "router, NHI and UPSB not all runtime-suspended 20 s after the device was let idle: $(conn_state)"
+	else
+		# the power switch's delay is $TB_FAST_MS ms: it has had its chance
+		sleep 3
+		reason=$(tb_attr 1 stay_on_reason)
+		if [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ]; then
+			fail tb_macpm router-suspended-stays-on "XRPE/TRPE(0) called with a device router connected: calls $cof0 -> $(tb_fw 1 TCOF), refusals $ref0 -> $(tb_attr 1 refusals); $(conn_state)"
+		elif ! tb_is 1 on || [ "$reason" != "$connected" ] || ! all_idle; then
+			fail tb_macpm router-suspended-stays-on "$(conn_state)"
+		else
+			pass tb_macpm router-suspended-stays-on "stand-in device router $idx-1 (generation $(cat "$child/generation"), runtime PM as 6.1's tb_switch_add) suspended with the NHI and the UPSB $t s after its device was let idle; 3 s later still on, XRPE/TRPE(0) calls $cof0 (unchanged), reason '$reason'"
+		fi
+	fi
+	if unplug tbconn1; then
+		off_again router-unplugged-off "the device and its router"
+	else
+		fail tb_macpm router-unplugged-off "device or router still there 20 s after device_del: $(conn_state)"
+	fi
+else
+	fail tb_macpm router-suspended-stays-on "$why"
+	unplug tbconn1
+fi
+
+# --- an XDomain peer -------------------------------------------------------------
+if ! idle_off; then
+	fail tb_macpm xdomain-stays-on "not off before the peer connects: $(conn_state)"
+else
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	if ! wait_until 15 tb_is 1 on > /dev/null; then
+		fail tb_macpm xdomain-stays-on "not powered up by the plug GPE: $(conn_state)"
+	elif ! tb_xdomain "$nhi" 1 || [ ! -d "$child" ]; then
+		fail tb_macpm xdomain-stays-on "the stand-in added no XDomain peer: $(conn_state)"
+	else
+		# XRPE/TRPE(0) calls and refusals once it is there: none may follow
+		cof0=$(tb_fw 1 TCOF)
+		ref0=$(tb_attr 1 refusals)
+		# past the plug hold and every delay of the chain
+		sleep 3
+		reason=$(tb_attr 1 stay_on_reason)
+		if [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
+		   ! tb_is 1 on || [ "$(pci_rt "$nhi")" != active ] || [ "$reason" != "$connected" ]; then
+			fail tb_macpm xdomain-stays-on "XRPE/TRPE(0) calls $cof0 -> $(tb_fw 1 TCOF), $(conn_state)"
+		else
+			pass tb_macpm xdomain-stays-on "stand-in XDomain peer $idx-1 holds the NHI active: on 3 s past every delay, XRPE/TRPE(0) calls $cof0 (unchanged), reason '$reason'"
+		fi
+	fi
+	tb_xdomain "$nhi" 0
+	tb_fw_set 1 TPLG 0
+	off_again xdomain-gone-off "the XDomain peer"
+fi
+
+# --- a generation 1 device router (no runtime PM) ----------------------------------
+if ! idle_off; then
+	fail tb_macpm router-gen1-stays-on "not off before the plug: $(conn_state)"
+else
+	echo 1 > "$knobs/router_gen"
+	if plug tbconn2; then
+		sleep 3
+		reason=$(tb_attr 1 stay_on_reason)
+		# runtime PM disabled: sysfs says "unsupported"
+		if [ "$(rt_status "$child")" != unsupported ] || [ "$(pci_rt "$nhi")" != active ] ||
+		   [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
+		   ! tb_is 1 on || [ "$reason" != "$connected" ]; then
+			fail tb_macpm router-gen1-stays-on "XRPE/TRPE(0) calls $cof0 -> $(tb_fw 1 TCOF), $(conn_state)"
+		else
+			pass tb_macpm router-gen1-stays-on "stand-in generation 1 router $idx-1 (no runtime PM, as 6.1's tb_scan_port gives it) keeps the NHI active: on 3 s past every delay, reason '$reason'"
+		fi
+		if unplug tbconn2; then
+			off_again router-gen1-unplugged-off "the device and its router"
+		else
+			fail tb_macpm router-gen1-unplugged-off "device or router still there 20 s after device_del: $(conn_state)"
+		fi
+	else
+		fail tb_macpm router-gen1-stays-on "$why"
+		unplug tbconn2
+	fi
+	echo 2 > "$knobs/router_gen"
+fi
+check tb_macpm connected-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
