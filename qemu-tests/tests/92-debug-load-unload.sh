@@ -7,7 +7,12 @@
 # Every cycle must load and unload; then kmemleak must find nothing new.
 # KASAN, lockdep and debug objects report on the console, which fails the
 # boot. Apple profiles only (elsewhere the modules refuse to load, which
-# 30-modules-load.sh checks).
+# 30-modules-load.sh checks). On a profile with emulated Thunderbolt
+# controllers tb_macpm is loaded with the TEST ONLY test_nhi_id= of the
+# stand-in NHI (QEMU's edu, bound by the stand-in macsupport_test_nhi
+# instead of thunderbolt.ko, loaded once before the cycles), so that every
+# load takes each controller (power switch, device links, root switch) and
+# every unload gives it back; a load that does not take them all fails.
 
 [ "${EXPECT_APPLE:-0}" = 1 ] || return 0
 if ! debug_kernel; then
@@ -24,6 +29,12 @@ for m in $BUNDLE_MODULES; do
 		pass "$m" load-unload-cycles "SKIP: 91-debug-failslab-init.sh left it loaded (see its line): unloading would hit the driver core's refcount bug"
 		continue
 	fi
+	args= nhis= bound=0
+	if [ "$m" = tb_macpm ] && [ -n "${EXPECT_TB_NHI:-}" ]; then
+		tb_load && rmmod tb_macpm
+		args="test_nhi_id=$TB_TEST_ID"
+		nhis=$EXPECT_TB_NHI
+	fi
 	kmemleak_scan "/tmp/cycles-$m-before" > /dev/null
 	dmesg_mark "cycles-$m"
 	i=0 err=
@@ -33,9 +44,14 @@ for m in $BUNDLE_MODULES; do
 		if [ "$m" = apple_gmux_ng ]; then
 			gmux_load 2> /tmp/err
 		else
-			modprobe "$m" 2> /tmp/err
+			modprobe "$m" $args 2> /tmp/err
 		fi || { err="load $i: $(cat /tmp/err)"; break; }
+		for nhi in $nhis; do
+			[ -d "$TB_CLASS/$nhi" ] || err="load $i: controller $nhi not taken"
+		done
+		[ -z "$err" ] || break
 		rmmod "$m" 2> /tmp/err || { err="unload $i: $(cat /tmp/err)"; break; }
+		bound=$((bound + $(echo $nhis | wc -w)))
 	done
 	t=$(( $(uptime_cs) - t0 ))
 	[ -z "$err" ] && [ -e "/sys/module/$m" ] && err="$m still loaded after $i cycles"
@@ -43,6 +59,7 @@ for m in $BUNDLE_MODULES; do
 	kmemleak_scan "/tmp/cycles-$m-after" > /dev/null
 	new=$(kmemleak_new "/tmp/cycles-$m-before" "/tmp/cycles-$m-after")
 	note="$i load/unload cycles in $((t / 100)).$((t % 100 / 10)) s"
+	[ -n "$nhis" ] && note="$note, $bound controller bind/unbind(s) of the stand-in NHI(s) $nhis"
 	if [ -n "$err" ]; then
 		fail "$m" load-unload-cycles "$err ($note)"
 		rmmod "$m" 2>/dev/null
