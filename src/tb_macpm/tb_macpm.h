@@ -46,6 +46,7 @@
  * @off: the controller is powered off
  * @armed: the plug GPE is enabled
  * @sleep_off: it was off when system sleep began
+ * @in_sleep: between the switch's prepare and complete callbacks
  * @dying: being torn down: no more power-downs
  * @stay_on: why it stays powered for good, or NULL
  * @since: when @off last changed
@@ -96,6 +97,7 @@ struct tb_ctrl {
 	bool off;
 	bool armed;
 	bool sleep_off;
+	bool in_sleep;
 	bool dying;
 	const char *stay_on;
 	ktime_t since;

@@ -339,6 +339,7 @@ static int tb_ctrl_prepare(struct device *dev)
 
 	mutex_lock(&ctrl->lock);
 	ctrl->sleep_off = ctrl->off;
+	ctrl->in_sleep = true;
 	tb_disarm(ctrl);
 	mutex_unlock(&ctrl->lock);
 	return 0;
@@ -400,6 +401,7 @@ static void tb_ctrl_complete(struct device *dev)
 	if (ctrl->off && !ctrl->armed && ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
 		ctrl->armed = true;
 	ctrl->sleep_off = false;
+	ctrl->in_sleep = false;
 	mutex_unlock(&ctrl->lock);
 }
 
@@ -590,8 +592,8 @@ static void tb_rearm_work(struct work_struct *work)
 	mutex_lock(&ctrl->lock);
 	if (ctrl->armed && !ctrl->dying)
 		acpi_finish_gpe(NULL, ctrl->gpe);
-	/* after a failed power-up (tb_recover_work) */
-	else if (ctrl->off && ctrl->has_gpe && !ctrl->dying && !ctrl->stay_on &&
+	/* after a failed power-up (tb_recover_work); during sleep, complete does it */
+	else if (ctrl->off && ctrl->has_gpe && !ctrl->dying && !ctrl->stay_on && !ctrl->in_sleep &&
 		 ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
 		ctrl->armed = true;
 	mutex_unlock(&ctrl->lock);
