@@ -123,6 +123,19 @@ tb_cycle()
 	fi
 }
 
+# tb_check_rearmed WHAT: the plug GPE is armed again after the sleep WHAT
+tb_check_rearmed()
+{
+	tb_fw_set 1 TPLG 1
+	tb_raise 1
+	if t=$(wait_until 15 tb_is 1 on); then
+		pass tb_macpm sleep-rearmed "plug GPE after $1: on in $t s"
+	else
+		fail tb_macpm sleep-rearmed "$(tb_state 1)"
+	fi
+	tb_fw_set 1 TPLG 0
+}
+
 if [ "${EXPECT_TB_NHI_DRIVER:-}" != none ]; then
 	# 1. S3, driver bound
 	tb_cycle sleep-s3-driver-up-in-suspend platform deep 1SLNUnlus \
@@ -132,15 +145,7 @@ if [ "${EXPECT_TB_NHI_DRIVER:-}" != none ]; then
 			"NHI driver bound, NHI wakeup-enabled: resumed for its suspend callback, powered up once in the suspend phase"
 	fi
 	check tb_macpm sleep-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
-	# the plug GPE is armed again after sleep
-	tb_fw_set 1 TPLG 1
-	tb_raise 1
-	if t=$(wait_until 15 tb_is 1 on); then
-		pass tb_macpm sleep-rearmed "plug GPE after pm_test=platform deep: on in $t s"
-	else
-		fail tb_macpm sleep-rearmed "$(tb_state 1)"
-	fi
-	tb_fw_set 1 TPLG 0
+	tb_check_rearmed "pm_test=platform deep"
 	# no driver from here on, as on a Mac whose NHI Debian's thunderbolt.ko
 	# has no alias for
 	echo "$nhi" > "$drv/unbind"
@@ -161,14 +166,7 @@ if [ "${EXPECT_TB_NHI_DRIVER:-}" != none ]; then
 	echo "$nhi" > "$drv/bind"
 	tb_fast "$nhi"
 else
-	tb_fw_set 1 TPLG 1
-	tb_raise 1
-	if t=$(wait_until 15 tb_is 1 on); then
-		pass tb_macpm sleep-rearmed "plug GPE after pm_test s2idle: on in $t s"
-	else
-		fail tb_macpm sleep-rearmed "$(tb_state 1)"
-	fi
-	tb_fw_set 1 TPLG 0
+	tb_check_rearmed "pm_test s2idle"
 fi
 wait_until 20 tb_is 1 off > /dev/null
 echo 0 > /sys/power/pm_print_times
