@@ -171,15 +171,26 @@ host_agent_port()
 # agent refused the command), 2 without an answer within SECONDS (default 10).
 # The agent lets through only device_add (of a few test devices), device_del
 # and query-pci; see HOST_AGENT_COMMANDS in lib/harness.sh.
-host_request()
+host_request() { _host_send MACSUPPORT-QMP "$1" "${2:-10}"; }
+
+# host_request_repeat COUNT GAP_MS JSON [SECONDS]: the same, COUNT times
+# (at most 30) GAP_MS apart, paced by the host; one answer (the first error
+# or the last answer). SECONDS defaults to 10 plus the burst's length.
+host_request_repeat()
+{
+	_host_send MACSUPPORT-QMP-REPEAT "$1 $2 $3" "${4:-$((10 + $1 * ($2 + 500) / 1000))}"
+}
+
+# _host_send TAG ARGS SECONDS: one request to the host agent, its answer
+_host_send()
 {
 	_hr_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
 	_hr_id=$(cut -c 1-8 /proc/sys/kernel/random/uuid)
-	_hr_end=$(( $(date +%s) + ${2:-10} ))
+	_hr_end=$(( $(date +%s) + $3 ))
 	_hr_ans=
 	# One open for both directions: a virtio port opens only once at a time.
 	exec 7<>"$_hr_port"
-	echo "MACSUPPORT-QMP $_hr_id $1" >&7
+	echo "$1 $_hr_id $2" >&7
 	while _hr_left=$((_hr_end - $(date +%s))); [ "$_hr_left" -gt 0 ]; do
 		IFS= read -r -t "$_hr_left" _hr_line <&7 || { sleep 0.2; continue; }
 		# Skip a late answer to an earlier request that timed out.
@@ -191,7 +202,7 @@ host_request()
 	done
 	exec 7<&-
 	if [ -z "$_hr_ans" ]; then
-		echo "no answer from the host agent in ${2:-10} s"
+		echo "no answer from the host agent in $3 s"
 		return 2
 	fi
 	echo "$_hr_ans"
@@ -448,12 +459,14 @@ tb_is()
 	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" TPWR)" = "$_want" ]
 }
 
-# tb_raise N: have the host raise controller N's plug GPE for real
+# tb_raise N [COUNT GAP_MS]: have the host raise controller N's plug GPE for
+# real, COUNT times GAP_MS apart (paced by the host, host_request_repeat)
 tb_raise()
 {
+	_tr_n=${2:-1}
 	case "$(tb_nth "$EXPECT_TB_GPE_SOURCE" "$1")" in
 	vmgenid)
-		host_request '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/vgid","property":"guid","value":"auto"}}' > /dev/null ;;
+		_tr_req='{"execute":"qom-set","arguments":{"path":"/machine/peripheral/vgid","property":"guid","value":"auto"}}' ;;
 	cpu)
 		# the first raise hot-adds a CPU, each later one asks QEMU to
 		# unplug it again: both raise GPE 0x02. XRIN's handler takes the
@@ -461,12 +474,19 @@ tb_raise()
 		# (Tests run in subshells of one boot: the mark is a file.)
 		if [ ! -e /tmp/tb-cpu-added ]; then
 			host_request '{"execute":"device_add","arguments":{"driver":"qemu64-x86_64-cpu","id":"tbcpu1","socket-id":0,"core-id":1,"thread-id":0}}' > /dev/null &&
-				: > /tmp/tb-cpu-added
-		else
-			host_request '{"execute":"device_del","arguments":{"id":"tbcpu1"}}' > /dev/null
-		fi ;;
+				: > /tmp/tb-cpu-added || return 1
+			_tr_n=$((_tr_n - 1))
+			[ "$_tr_n" -gt 0 ] || return 0
+			sleep "$(awk -v ms="${3:-0}" 'BEGIN { printf "%.3f", ms / 1000 }')"
+		fi
+		_tr_req='{"execute":"device_del","arguments":{"id":"tbcpu1"}}' ;;
 	*) return 1 ;;
 	esac
+	if [ "$_tr_n" = 1 ]; then
+		host_request "$_tr_req" > /dev/null
+	else
+		host_request_repeat "$_tr_n" "${3:-0}" "$_tr_req" > /dev/null
+	fi
 }
 
 # tb_state N: one line for failure reports

@@ -470,7 +470,12 @@ apple_efi_disk()
 # guest, WORK/hostagent.out: guest to host). A guest test (host_request in
 # guest-lib.sh) writes "MACSUPPORT-QMP <id> <json>" to the port; host_agent
 # passes an allowed command to QEMU's QMP socket and writes back
-# "MACSUPPORT-QMP-REPLY <id> <QMP's answer line>". QMP can run host
+# "MACSUPPORT-QMP-REPLY <id> <QMP's answer line>". "MACSUPPORT-QMP-REPEAT
+# <id> <count> <gap_ms> <json>" passes the same command <count> times (at
+# most 30), <gap_ms> (at most 2000) apart, and answers once, with the first
+# error or the last answer: a burst paced by the host, whatever the guest's
+# speed (the debug kernel's guests take most of a second for each request
+# of their own). QMP can run host
 # commands (migrate to "exec:"), so only the commands and device models
 # listed here pass; anything else is answered with a HostAgentRefused error.
 HOST_AGENT_COMMANDS="device_add device_del query-pci qom-set"
@@ -572,6 +577,7 @@ host_agent_check()
 host_agent()
 {
 	local work=$1 sock=$2 parent=$3 buf= line tag id json why ans t0 in out
+	local count gap i
 
 	trap 'exit 0' TERM
 	# Read-write opens of the FIFOs never block, whether QEMU has them open or not.
@@ -585,14 +591,27 @@ host_agent()
 		line=$buf$line
 		buf=
 		read -r tag id json <<< "${line%$'\r'}"
-		[ "$tag" = MACSUPPORT-QMP ] || continue
+		count=1
+		gap=0
+		case "$tag" in
+		MACSUPPORT-QMP) ;;
+		MACSUPPORT-QMP-REPEAT) read -r count gap json <<< "$json" ;;
+		*) continue ;;
+		esac
 		[[ "$id" =~ ^[A-Za-z0-9._-]+$ ]] || id=bad-id
 		t0=$(now)
 		why=$(host_agent_check "$json")
+		[[ "$count" =~ ^[1-9][0-9]?$ && "$gap" =~ ^(0|[1-9][0-9]{0,3})$ && $count -le 30 &&
+		   $gap -le 2000 ]] || why="a repeat wants 1 to 30 times, 0 to 2000 ms apart"
 		if [ -n "$why" ]; then
 			ans="{\"error\":{\"class\":\"HostAgentRefused\",\"desc\":\"${why//\"/\\\"}\"}}"
 		else
-			ans=$(qmp_call "$work" "$sock" "$json")
+			for ((i = 1; i <= count; i++)); do
+				[ "$i" -gt 1 ] && sleep "$(printf '%d.%03d' $((gap / 1000)) $((gap % 1000)))"
+				ans=$(qmp_call "$work" "$sock" "$json")
+				[[ "$ans" == '{"return"'* ]] || break
+			done
+			[ "$count" -gt 1 ] && json="$json (x$((i > count ? count : i)) of $count, $gap ms apart)"
 		fi
 		printf 'MACSUPPORT-QMP-REPLY %s %s\n' "$id" "$ans" >&"$out"
 		printf '%s %s (%ss)\n  < %s\n  > %s\n' "$(date -u +%T.%N | cut -c 1-12)" "$id" \

@@ -42,6 +42,13 @@ case "$rc:$ans" in
 1:*HostAgentRefused*) pass harness host-agent-refuses "$ans" ;;
 *) fail harness host-agent-refuses "human-monitor-command: rc $rc, $ans" ;;
 esac
+# a repeat is bounded (30 times, 2 s apart at most)
+ans=$(host_request_repeat 31 0 '{"execute":"query-pci"}')
+rc=$?
+case "$rc:$ans" in
+1:*HostAgentRefused*"1 to 30 times"*) pass harness host-agent-bounds-repeat "$ans" ;;
+*) fail harness host-agent-bounds-repeat "31 times: rc $rc, $ans" ;;
+esac
 
 # On the debug kernel (make check-debug) pciehp's own hot-add path makes
 # lockdep report "possible circular locking dependency": in Debian's
