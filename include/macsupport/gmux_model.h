@@ -125,7 +125,7 @@ struct gmux_model {
  * Versions: classic 1.9.35, indexed 4.0.29, T2 5.0.0 (no real T2 version
  * is documented). Panel, DDC and external port on the IGD, dGPU on
  * (DISCRETE_POWER 3), interrupts enabled, status 0, max brightness 0x1d4c0
- * on every kind (so a driver's T2 cap to 0xffff is observable), brightness
+ * (classic, indexed) or 0xffff (T2, as the MacBook Pros' report), brightness
  * half of it. Any other @kind (none, fake, unknown) models a window where
  * nothing answers: every byte reads 0xff.
  */
@@ -137,6 +137,15 @@ void gmux_model_init(struct gmux_model *m, enum mac_gmux_kind kind);
  * @fault: the new mode; GMUX_FAULT_NONE also unsticks the handshake
  */
 void gmux_model_set_fault(struct gmux_model *m, enum gmux_fault fault);
+
+/**
+ * gmux_model_set_max_brightness() - change what MAX_BRIGHTNESS reports
+ * @m: the model
+ * @max: the value (e.g. 0x3ff, as some T2 iMacs report)
+ *
+ * Only the report: BRIGHTNESS keeps taking 24 bits whatever it says.
+ */
+void gmux_model_set_max_brightness(struct gmux_model *m, u32 max);
 
 /**
  * gmux_model_raise() - the hardware raises interrupt status bits

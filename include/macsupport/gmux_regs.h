@@ -55,7 +55,8 @@
 
 #define GMUX_BRIGHTNESS_MASK		0x00ffffff
 #define GMUX_MAX_BRIGHTNESS		0x00ffffff
-#define GMUX_T2_MAX_BRIGHTNESS		0xffff	/* some T2 iMacs report 0x3ff */
+/* A T2 gmux's range, whatever it reports (some T2 iMacs report 0x3ff). */
+#define GMUX_T2_MAX_BRIGHTNESS		0xffff
 
 /* An I/O range shorter than this cannot be a classic or indexed gmux. */
 #define GMUX_MIN_IO_LEN			(GMUX_PORT_BRIGHTNESS + 4)

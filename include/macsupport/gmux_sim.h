@@ -46,6 +46,7 @@
 #define GMUX_SIM_OP_RAISE	3	/* ARG: interrupt status bits */
 #define GMUX_SIM_OP_RESET_STATS	4
 #define GMUX_SIM_OP_STUCK_AFTER	5	/* ARG: register accesses before the handshake sticks */
+#define GMUX_SIM_OP_MAX_BRIGHTNESS 6	/* ARG: what MAX_BRIGHTNESS reports from now on */
 
 /* 0x280-0x2ff: model state and counters, written by the simulator */
 #define GMUX_SIM_ST_READS	0x280	/* window reads seen */

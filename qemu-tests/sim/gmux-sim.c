@@ -324,6 +324,17 @@ static int sim_control_op(struct gmux_sim *s, u32 op, u32 arg)
 		s->model.stuck_after = arg;
 		sim_put_outputs(s);
 		return 0;
+	case GMUX_SIM_OP_MAX_BRIGHTNESS:
+		if (arg > GMUX_BRIGHTNESS_MASK)
+			return -EINVAL;
+		gmux_model_set_max_brightness(&s->model, arg);
+		if (s->model.kind == MAC_GMUX_CLASSIC) {
+			unsigned int i;
+
+			for (i = 0; i < 4; i++)
+				sim_put_status(s, GMUX_PORT_MAX_BRIGHTNESS + i);
+		}
+		return 0;
 	case GMUX_SIM_OP_RESET_STATS:
 		memset(&s->model.stats, 0, sizeof(s->model.stats));
 		s->dropped = 0;

@@ -7,6 +7,7 @@
  *        gmux-simctl slow-us N
  *        gmux-simctl stuck-after N
  *        gmux-simctl raise BITS
+ *        gmux-simctl max-brightness N
  *        gmux-simctl reset-stats
  *        gmux-simctl stats
  *        gmux-simctl get KEY
@@ -34,6 +35,10 @@
  * longest time, in microseconds, between two polls of the simulator since
  * the stats were reset: above the driver's 15 ms handshake timeout, a
  * timeout is the host's starving the simulator, not the gmux) head tail.
+ *
+ * "max-brightness N" changes what the MAX_BRIGHTNESS register reports (a
+ * driver reads it at probe: reload it), e.g. 0x3ff as some T2 iMacs; the
+ * BRIGHTNESS register keeps taking 24 bits.
  *
  * Control requests: OP and ARG are written, then SEQ is bumped; the
  * simulator answers by setting RESULT and copying SEQ into ACK.
@@ -413,6 +418,7 @@ static void print_usage(FILE *f)
 		"       gmux-simctl slow-us N\n"
 		"       gmux-simctl stuck-after N\n"
 		"       gmux-simctl raise BITS\n"
+		"       gmux-simctl max-brightness N\n"
 		"       gmux-simctl reset-stats\n"
 		"       gmux-simctl stats\n"
 		"       gmux-simctl get KEY\n"
@@ -463,6 +469,13 @@ int main(int argc, char **argv)
 		}
 		win = map_window();
 		return control(win, GMUX_SIM_OP_RAISE, arg);
+	}
+	if (!strcmp(cmd, "max-brightness") && argc == 3) {
+		if (parse_u32(argv[2], &arg) || arg > GMUX_BRIGHTNESS_MASK) {
+			fprintf(stderr, "gmux-simctl: max-brightness takes 0..0xffffff\n");
+			return 1;
+		}
+		return control(map_window(), GMUX_SIM_OP_MAX_BRIGHTNESS, arg);
 	}
 	if (!strcmp(cmd, "reset-stats") && argc == 2)
 		return control(map_window(), GMUX_SIM_OP_RESET_STATS, 0);

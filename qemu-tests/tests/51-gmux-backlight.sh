@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The gmux backlight: platform type (as mainline), maximum from register 0x70 (T2 capped at
-# 0xffff), values round-trip to the gmux register, out-of-range values
+# The gmux backlight: platform type (as mainline), maximum from register 0x70 (T2: always
+# 0xffff, also when the gmux reports 0x3ff as some T2 iMacs do), values round-trip to the gmux register, out-of-range values
 # are refused, and the level survives a reload of the driver.
 # Protocols carried over the simulator window (see 50-gmux-detect.sh).
 
@@ -16,12 +16,12 @@ fi
 
 raw_max=$(grep '^max_brightness' "$(gmux_debugfs)/registers" | awk '{ print $3 }')
 raw_max=$((raw_max))
-if [ "$EXPECT_GMUX_KIND" = t2 ]; then cap=65535; else cap=16777215; fi
 want=$raw_max
-[ "$want" -gt "$cap" ] && want=$cap
+[ "$want" -gt 16777215 ] && want=16777215
+[ "$EXPECT_GMUX_KIND" = t2 ] && want=65535
 max=$(cat "$BL/max_brightness")
 if [ "$(cat "$BL/type")" = platform ] && [ "$max" = "$want" ] && [ "$max" -gt 0 ]; then
-	pass apple_gmux_ng backlight-registered "type platform, max $max (register $raw_max, cap $cap)"
+	pass apple_gmux_ng backlight-registered "type platform, max $max (register $raw_max)"
 else
 	fail apple_gmux_ng backlight-registered "type $(cat "$BL/type"), max $max, want $want"
 fi
@@ -72,6 +72,29 @@ else
 	fail apple_gmux_ng backlight-survives-reload "level $(cat "$BL/actual_brightness" 2>/dev/null), want $level"
 fi
 rmmod apple_gmux_ng
+
+# A gmux reporting 0x3ff (some T2 iMacs): a T2 gmux still gets 0..0xffff and
+# its register takes the top of it; the others trust the register.
+dmesg_mark bl-3ff
+gmux-simctl max-brightness 0x3ff
+gmux_load
+max=$(cat "$BL/max_brightness" 2>/dev/null)
+if [ "$EXPECT_GMUX_KIND" = t2 ]; then
+	echo 65535 > "$BL/brightness" 2>/dev/null
+	sim=$(gmux-simctl get brightness)
+	if [ "$max" = 65535 ] && [ "$sim" = 65535 ] &&
+	   dmesg_since bl-3ff | grep -q 'reports a maximum brightness of 0x3ff; T2 gmux take 0..0xffff'; then
+		pass apple_gmux_ng backlight-t2-reports-3ff "max $max, 65535 set reaches the gmux ($sim), logged"
+	else
+		fail apple_gmux_ng backlight-t2-reports-3ff "max $max, gmux brightness $sim after 65535 (want 65535, 65535 and a log line)"
+	fi
+elif [ "$max" = 1023 ]; then
+	pass apple_gmux_ng backlight-reports-3ff "max $max, as register 0x70 says"
+else
+	fail apple_gmux_ng backlight-reports-3ff "max $max, want 1023"
+fi
+rmmod apple_gmux_ng
+gmux-simctl max-brightness "$raw_max"
 
 # backlight=0 leaves the panel to another interface and says so.
 dmesg_mark bl-deny

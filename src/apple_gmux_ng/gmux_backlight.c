@@ -54,8 +54,11 @@
  * declares MODULE_SOFTDEP("pre: apple_bl"), so that apple_bl is there to be
  * evicted instead of turning up afterwards.
  *
- * Some T2 gmux report a maximum far above what their LED driver takes;
- * it is capped at 0xffff there, and at 0xffffff elsewhere.
+ * The maximum is what register 0x70 reports (at most 0xffffff), except on
+ * a T2 gmux: there it is 0xffff whatever the register says, as in the
+ * in-tree driver since 6.5. The T2 MacBook Pros report 0xffff, but some T2
+ * iMacs report 0x3ff while their panel takes the whole 0..0xffff range:
+ * trusting the register would leave their users 1/64 of it.
  */
 
 static int gmux_backlight_param = -1;
@@ -364,10 +367,14 @@ int gmux_backlight_init(struct apple_gmux_ng *gmux)
 	ret = regmap_read(gmux->regmap, GMUX_PORT_MAX_BRIGHTNESS, &max);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot read the maximum brightness\n");
-	if (gmux->io.kind == MAC_GMUX_T2)
-		max = min_t(unsigned int, max, GMUX_T2_MAX_BRIGHTNESS);
-	else
+	if (gmux->io.kind == MAC_GMUX_T2) {
+		if (max != GMUX_T2_MAX_BRIGHTNESS)
+			dev_info(dev, "gmux reports a maximum brightness of %#x; T2 gmux take 0..%#x\n",
+				 max, GMUX_T2_MAX_BRIGHTNESS);
+		max = GMUX_T2_MAX_BRIGHTNESS;
+	} else {
 		max = min_t(unsigned int, max, GMUX_MAX_BRIGHTNESS);
+	}
 	if (!max) {
 		dev_warn(dev, "gmux reports a maximum brightness of 0, no backlight\n");
 		return 0;

@@ -87,6 +87,8 @@
  */
 
 #define GMUX_MODEL_MAX_BRIGHTNESS	0x1d4c0	/* about 120000, as real ones */
+/* What the T2 MacBook Pros' gmux reports (some T2 iMacs say 0x3ff). */
+#define GMUX_MODEL_T2_MAX_BRIGHTNESS	0xffff
 #define GMUX_MODEL_T2_CMD_STUCK		0x01
 #define GMUX_MODEL_INDEX_PENDING	0x01	/* bit0 of 0xd4 */
 
@@ -192,9 +194,11 @@ void gmux_model_init(struct gmux_model *m, enum mac_gmux_kind kind)
 	m->dgpu_on = true;
 	m->int_enable = GMUX_INT_ENABLE;
 	m->int_status = 0;
-	/* T2 too, so the driver's cap to GMUX_T2_MAX_BRIGHTNESS shows. */
-	m->max_brightness = GMUX_MODEL_MAX_BRIGHTNESS;
-	m->brightness = GMUX_MODEL_MAX_BRIGHTNESS / 2;
+	if (kind == MAC_GMUX_T2)
+		m->max_brightness = GMUX_MODEL_T2_MAX_BRIGHTNESS;
+	else
+		m->max_brightness = GMUX_MODEL_MAX_BRIGHTNESS;
+	m->brightness = m->max_brightness / 2;
 	m->fault = GMUX_FAULT_NONE;
 
 	switch (kind) {
@@ -237,6 +241,12 @@ void gmux_model_set_fault(struct gmux_model *m, enum gmux_fault fault)
 
 	/* GARBAGE_VERSION coming or going shows in the classic ports. */
 	gmux_model_classic_sync_version(m);
+}
+
+void gmux_model_set_max_brightness(struct gmux_model *m, u32 max)
+{
+	m->max_brightness = max;
+	gmux_model_classic_sync(m, GMUX_PORT_MAX_BRIGHTNESS);
 }
 
 void gmux_model_raise(struct gmux_model *m, u8 bits)

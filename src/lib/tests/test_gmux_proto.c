@@ -181,6 +181,12 @@ static const enum mac_gmux_kind kinds[] = {
 	MAC_GMUX_CLASSIC, MAC_GMUX_INDEXED, MAC_GMUX_T2,
 };
 
+/* What the model's MAX_BRIGHTNESS reports out of firmware, per kind. */
+static u32 kind_max(enum mac_gmux_kind kind)
+{
+	return kind == MAC_GMUX_T2 ? 0xffff : 0x1d4c0;
+}
+
 static void tctx_init(struct tctx *t, enum mac_gmux_kind kind)
 {
 	memset(t, 0, sizeof(*t));
@@ -395,9 +401,9 @@ static void test_brightness_roundtrip(void **state)
 		tctx_init(&t, kinds[i]);
 
 		assert_int_equal(gmux_io_read32(&t.io, GMUX_PORT_MAX_BRIGHTNESS, &val), 0);
-		assert_int_equal(val, 0x1d4c0);
+		assert_int_equal(val, kind_max(kinds[i]));
 		assert_int_equal(gmux_io_read32(&t.io, GMUX_PORT_BRIGHTNESS, &val), 0);
-		assert_int_equal(val, 0x1d4c0 / 2);
+		assert_int_equal(val, kind_max(kinds[i]) / 2);
 
 		assert_int_equal(gmux_io_write32(&t.io, GMUX_PORT_BRIGHTNESS, 0x012345), 0);
 		assert_int_equal(t.m.brightness, 0x012345);
@@ -414,7 +420,18 @@ static void test_brightness_roundtrip(void **state)
 		/* MAX_BRIGHTNESS is read-only. */
 		assert_int_equal(gmux_io_write32(&t.io, GMUX_PORT_MAX_BRIGHTNESS, 0x3ff), 0);
 		assert_int_equal(gmux_io_read32(&t.io, GMUX_PORT_MAX_BRIGHTNESS, &val), 0);
-		assert_int_equal(val, 0x1d4c0);
+		assert_int_equal(val, kind_max(kinds[i]));
+
+		/*
+		 * A gmux that reports 0x3ff (some T2 iMacs) still takes
+		 * brightness values above it.
+		 */
+		gmux_model_set_max_brightness(&t.m, 0x3ff);
+		assert_int_equal(gmux_io_read32(&t.io, GMUX_PORT_MAX_BRIGHTNESS, &val), 0);
+		assert_int_equal(val, 0x3ff);
+		assert_int_equal(gmux_io_write32(&t.io, GMUX_PORT_BRIGHTNESS, 0xffff), 0);
+		assert_int_equal(gmux_io_read32(&t.io, GMUX_PORT_BRIGHTNESS, &val), 0);
+		assert_int_equal(val, 0xffff);
 		assert_int_equal(t.io.timeouts, 0);
 	}
 }
@@ -640,7 +657,7 @@ static void test_stuck_busy(void **state)
 		assert_true(t.clock - start < 25000);
 		assert_int_equal(t.io.timeouts, 2);
 		assert_int_equal(t.m.stats.reg_writes, 0);
-		assert_int_equal(t.m.brightness, 0x1d4c0 / 2);
+		assert_int_equal(t.m.brightness, kind_max(handshake_kinds[i]) / 2);
 		print_message("# %s stuck busy: %llu us for one failed write32\n",
 			      kind_name(handshake_kinds[i]),
 			      (unsigned long long)(t.clock - start));
