@@ -396,6 +396,25 @@ vgasr_line()
 	grep "^[0-9]*:$1:" "$VGASR" 2>/dev/null
 }
 
+# The cold device (macsupport_test_gpu cold=1, its default): config accesses
+# that met the dGPU unpowered since the module loaded
+cold_of() { sed -n "s/^$1: //p" "$TEST_GPU/cold" 2>/dev/null; }
+cold_accesses() { echo $(( $(cold_of reads) + $(cold_of writes) )); }
+
+# gpu_cold_check NAME [EXPECTED]: a line NAME saying whether any config
+# access met the dGPU unpowered, beyond EXPECTED (default 0) made on purpose
+gpu_cold_check()
+{
+	_gc_n=$(cold_accesses)
+	if [ "$(cold_of enabled)" != 1 ]; then
+		fail apple_gmux_ng "$1" "the cold device is off: $(tr '\n' ' ' < "$TEST_GPU/cold" 2>&1)"
+	elif [ "$_gc_n" = "${2:-0}" ]; then
+		pass apple_gmux_ng "$1" "no config access to the dGPU or its audio while unpowered (the cold device; ${2:-0} made on purpose)"
+	else
+		fail apple_gmux_ng "$1" "$_gc_n config accesses met the dGPU unpowered, ${2:-0} on purpose; last: $(cold_of last) (the console's TEST ONLY lines say which)"
+	fi
+}
+
 # gpu_modules_out: unload the GPU test modules and apple_gmux_ng, if loaded
 gpu_modules_out()
 {

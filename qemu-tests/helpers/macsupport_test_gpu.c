@@ -48,14 +48,30 @@
  *   Thunderbolt capability from which the PCI core sets it, so this is how
  *   the harness makes an "eGPU"
  *
+ * Cold device (cold=1, the default): QEMU's stand-ins answer config
+ * reads whether the simulated gmux powers the dGPU or not; a real GPU
+ * whose power is cut does not (its root port completes every config read
+ * with all-ones, and writes go nowhere). So, while the simulator says the
+ * dGPU is unpowered, every config access to the dGPU's bus (the dGPU and
+ * its audio function, behind their root port) reads all-ones and every
+ * write is dropped, through pci_bus_set_ops() on that bus; each is
+ * counted, and the first few are logged with the offset. MMIO of the
+ * BARs is not covered (this driver never touches it).
+ *
+ * - cold: enabled, reads, writes (accesses that met an unpowered dGPU;
+ *   they must stay 0 unless a test makes one on purpose), last (the last
+ *   such access: "read|write <devfn> <offset>")
+ *
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -65,10 +81,15 @@
 #include "macsupport/gmux_sim.h"
 
 #define TEST_GPU_MAX_DEFER	4
+#define TEST_COLD_LOG		5	/* cold accesses logged, then only counted */
 
 static bool runpm;
 module_param(runpm, bool, 0444);
 MODULE_PARM_DESC(runpm, "Use runtime PM on the dGPU and its audio function, as nouveau.runpm=1");
+
+static bool cold = true;
+module_param(cold, bool, 0444);
+MODULE_PARM_DESC(cold, "Config accesses to the dGPU's bus read all-ones while the simulated gmux has it unpowered (default 1)");
 
 static int autosuspend_ms = 500;
 module_param(autosuspend_ms, int, 0444);
@@ -111,6 +132,118 @@ static void test_sim_map(void)
 	if (start && pci_resource_len(ivshmem, 2) >= GMUX_SIM_BAR_OFFSET + GMUX_SIM_WINDOW_LEN)
 		test_sim_st = ioremap(start + GMUX_SIM_BAR_OFFSET + GMUX_SIM_ST_READS, 0x80);
 	pci_dev_put(ivshmem);
+}
+
+/* The cold device: the dGPU's bus, its own ops, and what met it unpowered */
+static struct pci_bus *test_cold_bus;
+static struct pci_ops *test_cold_orig;
+static atomic_t test_cold_reads = ATOMIC_INIT(0);
+static atomic_t test_cold_writes = ATOMIC_INIT(0);
+static atomic_t test_cold_busy = ATOMIC_INIT(0);
+static atomic64_t test_cold_last = ATOMIC64_INIT(-1);
+
+static void test_cold_note(bool write, unsigned int devfn, int where)
+{
+	atomic_t *n = write ? &test_cold_writes : &test_cold_reads;
+
+	atomic64_set(&test_cold_last, (u64)write << 32 | devfn << 16 | where);
+	if (atomic_inc_return(n) <= TEST_COLD_LOG)
+		pr_info("TEST ONLY: config %s of %02x.%d offset %#x while the dGPU is unpowered: %s\n",
+			write ? "write" : "read", PCI_SLOT(devfn), PCI_FUNC(devfn), where,
+			write ? "dropped" : "all-ones");
+}
+
+static int test_cold_read(struct pci_bus *bus, unsigned int devfn, int where, int size,
+			  u32 *val)
+{
+	int ret;
+
+	atomic_inc(&test_cold_busy);
+	if (test_dgpu_powered() == 0) {
+		test_cold_note(false, devfn, where);
+		*val = ~0U;
+		ret = PCIBIOS_SUCCESSFUL;
+	} else {
+		ret = test_cold_orig->read(bus, devfn, where, size, val);
+	}
+	atomic_dec(&test_cold_busy);
+	return ret;
+}
+
+static int test_cold_write(struct pci_bus *bus, unsigned int devfn, int where, int size,
+			   u32 val)
+{
+	int ret;
+
+	atomic_inc(&test_cold_busy);
+	if (test_dgpu_powered() == 0) {
+		test_cold_note(true, devfn, where);
+		ret = PCIBIOS_SUCCESSFUL;
+	} else {
+		ret = test_cold_orig->write(bus, devfn, where, size, val);
+	}
+	atomic_dec(&test_cold_busy);
+	return ret;
+}
+
+static struct pci_ops test_cold_ops = {
+	.read	= test_cold_read,
+	.write	= test_cold_write,
+};
+
+static int test_cold_show(struct seq_file *s, void *unused)
+{
+	s64 last = atomic64_read(&test_cold_last);
+	unsigned int devfn = (last >> 16) & 0xff;
+
+	seq_printf(s, "enabled: %d\n", !!test_cold_bus);
+	seq_printf(s, "reads: %d\n", atomic_read(&test_cold_reads));
+	seq_printf(s, "writes: %d\n", atomic_read(&test_cold_writes));
+	if (last < 0)
+		seq_puts(s, "last: none\n");
+	else
+		seq_printf(s, "last: %s %02x.%u %#x\n", last >> 32 ? "write" : "read",
+			   PCI_SLOT(devfn), PCI_FUNC(devfn), (unsigned int)(last & 0xffff));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(test_cold);
+
+/*
+ * Take over the config accesses of the dGPU's bus: the bus below a root
+ * port holding a 1234:1111 display device that is not the boot VGA device.
+ */
+static void test_cold_start(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	if (!cold || !test_sim_st)
+		return;
+	while ((pdev = pci_get_device(0x1234, 0x1111, pdev))) {
+		if (pdev != vga_default_device() && !pci_is_root_bus(pdev->bus)) {
+			test_cold_bus = pdev->bus;
+			test_cold_orig = pci_bus_set_ops(test_cold_bus, &test_cold_ops);
+			pr_info("TEST ONLY: bus %04x:%02x reads all-ones while the simulated dGPU is unpowered\n",
+				pci_domain_nr(test_cold_bus), test_cold_bus->number);
+			pci_dev_put(pdev);
+			return;
+		}
+	}
+}
+
+/*
+ * Give the bus its ops back. x86 config accesses take no lock
+ * (CONFIG_PCI_LOCKLESS_CONFIG), so wait until none is inside ours before
+ * the module's text can go.
+ */
+static void test_cold_stop(void)
+{
+	if (!test_cold_bus)
+		return;
+	pci_bus_set_ops(test_cold_bus, test_cold_orig);
+	synchronize_rcu();
+	while (atomic_read(&test_cold_busy))
+		usleep_range(1000, 2000);
+	test_cold_bus = NULL;
 }
 
 static void test_count(struct test_gpu *gpu, bool resume)
@@ -494,7 +627,9 @@ static int __init test_gpu_init(void)
 	debugfs_create_file("defers", 0444, test_gpu_root, NULL, &test_gpu_defers_fops);
 	debugfs_create_bool("can_switch", 0600, test_gpu_root, &test_gpu_can_switch);
 	debugfs_create_file("lastclose", 0200, test_gpu_root, NULL, &test_gpu_lastclose_fops);
+	debugfs_create_file("cold", 0444, test_gpu_root, NULL, &test_cold_fops);
 	test_sim_map();
+	test_cold_start();
 	ret = pci_register_driver(&test_gpu_driver);
 	if (ret)
 		goto err;
@@ -505,6 +640,7 @@ static int __init test_gpu_init(void)
 	}
 	return 0;
 err:
+	test_cold_stop();
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)
 		iounmap(test_sim_st);
@@ -516,6 +652,7 @@ static void __exit test_gpu_exit(void)
 {
 	pci_unregister_driver(&test_hda_driver);
 	pci_unregister_driver(&test_gpu_driver);
+	test_cold_stop();
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)
 		iounmap(test_sim_st);

@@ -207,4 +207,5 @@ else
 		fail apple_gmux_ng switch-no-ddc "lock result $res, DDC $ddc0 -> $(gmux-simctl get switch_ddc), held $held, ddc switches $(gmux_sw ddc_switches)"
 	fi
 fi
+gpu_cold_check switch-no-cold-access
 gpu_modules_out

@@ -81,6 +81,7 @@ if wait_until 10 sh -c "[ -e $VGASR ] && [ \"\$(basename \"\$(readlink /sys/bus/
 else
 	fail apple_gmux_ng switch-reload-works "switch file $(ls "$VGASR" 2>&1), $N driver '$(pci_driver "$N")' 10 s after reload; $(dmesg_since switch-reload | grep -E 'gmux|switcheroo' | tail -n 2 | tr '\n' ' ')"
 fi
+gpu_cold_check switch-reload-no-cold-access
 gpu_modules_out
 
 # No GPE: power changes complete by polling the interrupt status.
@@ -106,6 +107,7 @@ ok*)
 	else
 		fail apple_gmux_ng switch-power-polled-without-gpe "gpe $(gmux_state gpe), power changes $pc0 -> $(gmux_sw power_changes), missed $(gmux_sw power_irq_missed), failures $(gmux_sw power_failures), dgpu_on $(gmux-simctl get dgpu_on), int_status $(gmux-simctl get int_status)"
 	fi
+	gpu_cold_check switch-polled-no-cold-access
 	gpu_modules_out
 	eval_acpi "${EXPECT_GMUX_PATH}.TGPR" > /dev/null ;;
 *)

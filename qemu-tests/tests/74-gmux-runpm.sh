@@ -11,8 +11,10 @@
 # a driver that ran on an unpowered dGPU and must stay 0.
 # Real: runtime PM, device links, vga_switcheroo, the driver's power switch
 # device, the gmux protocol over the simulator window. Emulated: the GPUs
-# (QEMU's secondary-vga and intel-hda stay reachable when "unpowered": a
-# dGPU that does not come back cannot be shown here) and the gmux's GPE
+# (QEMU's secondary-vga and intel-hda; the fake driver's cold device makes
+# their config space read all-ones while the simulated gmux has them
+# unpowered, but their MMIO and state stay: a dGPU that does not come back,
+# or loses its state, cannot be shown here) and the gmux's GPE
 # (macsupport_test_gpe_wire). Own boot: it drives vga_switcheroo and
 # system sleep. The simulator counts every cut of the modelled dGPU's power
 # (gmux-simctl get dgpu_offs), so a cut that something undoes at once is
@@ -30,6 +32,8 @@ PARAM=/sys/module/apple_gmux_ng/parameters/dgpu_runtime_off
 power_dev() { echo "$(gmux_pnp)/dgpu_power"; }
 rp() { sed -n "s/^$1: //p" "$(gmux_debugfs)/dgpu_power" 2>/dev/null; }
 runpm_of() { sed -n "s/^$2: //p" "$TEST_GPU/$1/runpm" 2>/dev/null; }
+# config accesses to the unpowered dGPU made on purpose (gpu_cold_check)
+COLD_EXPECTED=0
 dgpu_is() { [ "$(gmux-simctl get dgpu_on)" = "$1" ]; }
 unpowered()
 {
@@ -79,19 +83,22 @@ fi
 
 # The cut dGPU and its audio function are D3cold to the PCI core (as
 # tb_macpm marks its devices), so a config read (lspci, sysfs) resumes them
-# instead of reading all-ones. Not shown: the all-ones read itself, QEMU's
-# stand-ins answer config reads when "unpowered"; shown: the resume.
+# instead of reading all-ones: the cold device (the stand-ins' config reads
+# all-ones while unpowered) shows the read got the real vendor ID.
 ps_d=$(cat "/sys/bus/pci/devices/$D/power_state" 2>/dev/null)
 ps_a=
 [ -n "$A" ] && ps_a=$(cat "/sys/bus/pci/devices/$A/power_state" 2>/dev/null)
 r0=$(runpm_of "$D" resumes)
-dd if="/sys/bus/pci/devices/$D/config" of=/dev/null bs=64 count=1 2>/dev/null
+c0=$(cold_accesses)
+vid=$(od -An -tx2 -N2 "/sys/bus/pci/devices/$D/config" 2>/dev/null | tr -d ' ')
 r1=$(runpm_of "$D" resumes)
+c1=$(cold_accesses)
 if [ "$ps_d" = D3cold ] && { [ -z "$A" ] || [ "$ps_a" = D3cold ]; } && [ "$r1" -gt "$r0" ] &&
+   [ "$vid" = 1234 ] && [ "$c1" = "$c0" ] && [ "$(cold_of enabled)" = 1 ] &&
    [ "$(unpowered)" = 0 ] && off_within 10 > /dev/null; then
-	pass apple_gmux_ng runpm-cut-is-d3cold "power_state $ps_d${A:+, audio $ps_a}; a config read resumed the dGPU (resumes $r0 -> $r1), off again; all-ones reads of a really unpowered GPU not emulated"
+	pass apple_gmux_ng runpm-cut-is-d3cold "power_state $ps_d${A:+, audio $ps_a}; a config read resumed the dGPU (resumes $r0 -> $r1) and read vendor $vid, not all-ones; off again"
 else
-	fail apple_gmux_ng runpm-cut-is-d3cold "power_state '$ps_d'${A:+, audio '$ps_a'}, config read: resumes $r0 -> $r1; $(state)"
+	fail apple_gmux_ng runpm-cut-is-d3cold "power_state '$ps_d'${A:+, audio '$ps_a'}, config read: vendor '$vid', resumes $r0 -> $r1, cold accesses $c0 -> $c1 (cold device: $(cold_of enabled)); $(state)"
 fi
 
 # A runtime resume of the dGPU powers it before its driver runs.
@@ -302,11 +309,28 @@ if [ -n "$A" ]; then
 	else
 		fail apple_gmux_ng runpm-audio-removed-keeps-dgpu "audio removed: dgpu '$(rp dgpu)'; $(state)"
 	fi
+	# A rescan while the dGPU is cut finds nothing behind it: the
+	# unpowered audio function reads all-ones, as on a real Mac (the cold
+	# device). The reads are made on purpose here: not counted below.
+	c0=$(cold_accesses)
+	echo 1 > /sys/bus/pci/rescan
+	c1=$(cold_accesses)
+	COLD_EXPECTED=$((COLD_EXPECTED + c1 - c0))
+	if [ "$(cold_of enabled)" != 1 ]; then
+		fail apple_gmux_ng runpm-rescan-while-cut "the cold device is off: $(cat "$TEST_GPU/cold" | tr '\n' ' ')"
+	elif [ ! -e "/sys/bus/pci/devices/$A" ] && dgpu_is 0 && [ "$c1" -gt "$c0" ]; then
+		pass apple_gmux_ng runpm-rescan-while-cut "audio not found (its config read all-ones $((c1 - c0)) times), the dGPU still off: wake the dGPU before a rescan"
+	else
+		fail apple_gmux_ng runpm-rescan-while-cut "audio present: $([ -e "/sys/bus/pci/devices/$A" ] && echo yes || echo no), cold accesses $c0 -> $c1; $(state)"
+	fi
+	# Woken (its driver holds it), a rescan finds the audio again.
+	echo 1 > "$TEST_GPU/$D/hold"
 	echo 1 > /sys/bus/pci/rescan
 	wait_until 10 sh -c "[ -e '$TEST_GPU/$A/runpm' ]" > /dev/null
+	echo 0 > "$TEST_GPU/$D/hold"
 	if ls -d "/sys/bus/pci/devices/$A/supplier:"*dgpu_power > /dev/null 2>&1 &&
 	   t=$(off_within 10) && [ "$(unpowered)" = 0 ]; then
-		pass apple_gmux_ng runpm-audio-relinked "rescanned: audio bound and linked to the switch again, off ${t} s later"
+		pass apple_gmux_ng runpm-audio-relinked "rescanned with the dGPU awake: audio bound and linked to the switch again, off ${t} s after release"
 	else
 		fail apple_gmux_ng runpm-audio-relinked "rescanned: suppliers of $A: $(ls -d "/sys/bus/pci/devices/$A/supplier:"* 2>&1 | tr '\n' ' '); $(state)"
 	fi
@@ -407,6 +431,7 @@ if [ -n "$A" ]; then
 	fi
 	echo 1 > /sys/bus/pci/rescan
 fi
+gpu_cold_check runpm-no-cold-access "$COLD_EXPECTED"
 gpu_modules_out
 if [ -e "$(power_dev)" ] || grep -q "^apple_gmux_ng " /proc/modules; then
 	fail apple_gmux_ng runpm-cleanup "modules still loaded: $(grep -E '^(apple_gmux_ng|macsupport_test_gpu) ' /proc/modules | cut -d ' ' -f 1 | tr '\n' ' ')"
