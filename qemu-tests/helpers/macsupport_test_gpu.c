@@ -48,6 +48,16 @@
  *   Thunderbolt capability from which the PCI core sets it, so this is how
  *   the harness makes an "eGPU"
  *
+ * mode=amdgpu: the dGPU's driver does what Debian's amdgpu does on a Mac
+ * whose chip claims BACO (amdgpu_pmops_runtime_suspend/_resume, runpm=-1):
+ * the driver registers as "amdgpu" (apple_gmux_ng keys on the name), uses
+ * runtime PM whatever runpm says, and its runtime resume sends a BACO exit
+ * to the chip, which fails ("No response from SMU", -EIO) when the chip
+ * lost power while suspended (the simulator's dgpu_offs moved): a gmux cut
+ * under BACO leaves the dGPU dead. Counted as "baco_failures" in runpm.
+ * Not modelled: amdgpu's missing probe deferral and its "connected ⇒
+ * busy" idle check.
+ *
  * Cold device (cold=1, the default): QEMU's stand-ins answer config
  * reads whether the simulated gmux powers the dGPU or not; a real GPU
  * whose power is cut does not (its root port completes every config read
@@ -91,6 +101,10 @@ static bool cold = true;
 module_param(cold, bool, 0444);
 MODULE_PARM_DESC(cold, "Config accesses to the dGPU's bus read all-ones while the simulated gmux has it unpowered (default 1)");
 
+static char *mode = "nouveau";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "Which real driver the dGPU's driver plays: nouveau (default) or amdgpu (BACO runtime PM)");
+
 static int autosuspend_ms = 500;
 module_param(autosuspend_ms, int, 0444);
 MODULE_PARM_DESC(autosuspend_ms, "Autosuspend delay of the dGPU and its audio function (ms)");
@@ -103,6 +117,9 @@ struct test_gpu {
 	unsigned int suspends;
 	unsigned int resumes;
 	unsigned int unpowered;
+	unsigned int baco_failures;
+	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
+	bool baco;
 	enum vga_switcheroo_state state;
 	unsigned int state_calls;
 	unsigned int reprobes;
@@ -118,6 +135,14 @@ static int test_dgpu_powered(void)
 	if (!test_sim_st)
 		return -1;
 	return ioread32(test_sim_st + GMUX_SIM_ST_DGPU_ON - GMUX_SIM_ST_READS) ? 1 : 0;
+}
+
+/* Power cuts of the simulated dGPU so far (0 without the simulator) */
+static u32 test_dgpu_offs(void)
+{
+	if (!test_sim_st)
+		return 0;
+	return ioread32(test_sim_st + GMUX_SIM_ST_DGPU_OFFS - GMUX_SIM_ST_READS);
 }
 
 /* Map the simulator's state fields in the ivshmem BAR (read only). */
@@ -261,13 +286,25 @@ static void test_count(struct test_gpu *gpu, bool resume)
 
 static int test_gpu_runtime_suspend(struct device *dev)
 {
-	test_count(dev_get_drvdata(dev), false);
+	struct test_gpu *gpu = dev_get_drvdata(dev);
+
+	test_count(gpu, false);
+	/* amdgpu_device_baco_enter(): the chip keeps its state, powered */
+	gpu->offs_at_suspend = test_dgpu_offs();
 	return 0;
 }
 
 static int test_gpu_runtime_resume(struct device *dev)
 {
-	test_count(dev_get_drvdata(dev), true);
+	struct test_gpu *gpu = dev_get_drvdata(dev);
+
+	test_count(gpu, true);
+	/* amdgpu_device_baco_exit() talks to an SMU that must have kept power */
+	if (gpu->baco && test_dgpu_offs() != gpu->offs_at_suspend) {
+		gpu->baco_failures++;
+		dev_err(dev, "TEST ONLY: BACO exit on a chip that lost power while suspended: No response from SMU\n");
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -293,6 +330,8 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "suspends: %u\n", gpu->suspends);
 	seq_printf(s, "resumes: %u\n", gpu->resumes);
 	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
+	seq_printf(s, "baco: %d\n", gpu->baco);
+	seq_printf(s, "baco_failures: %u\n", gpu->baco_failures);
 	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
 	return 0;
 }
@@ -383,6 +422,7 @@ static void test_runpm_stop(struct test_gpu *gpu)
 }
 
 static bool test_gpu_can_switch = true;
+static bool test_gpu_amdgpu;	/* mode=amdgpu */
 static DEFINE_MUTEX(test_gpu_defer_lock);
 static struct {
 	char name[16];
@@ -535,7 +575,9 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	gpu->state = VGA_SWITCHEROO_ON;
 	pci_set_drvdata(pdev, gpu);
 
-	dgpu_runpm = runpm && pdev != vga_default_device();
+	/* amdgpu: BACO runtime PM by default, whatever runpm says */
+	gpu->baco = test_gpu_amdgpu && pdev != vga_default_device();
+	dgpu_runpm = (runpm || gpu->baco) && pdev != vga_default_device();
 	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm);
 	if (ret)
 		return ret;
@@ -584,7 +626,8 @@ static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
 	gpu_slot = fn0 && fn0 != pdev && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
 	pci_dev_put(fn0);
-	if (!gpu_slot || !runpm)
+	/* the HDMI audio of amdgpu's chips has runtime PM of its own */
+	if (!gpu_slot || !(runpm || test_gpu_amdgpu))
 		return -ENODEV;
 
 	hda = devm_kzalloc(&pdev->dev, sizeof(*hda), GFP_KERNEL);
@@ -622,6 +665,14 @@ static struct pci_driver test_hda_driver = {
 static int __init test_gpu_init(void)
 {
 	int ret;
+
+	if (!strcmp(mode, "amdgpu")) {
+		test_gpu_amdgpu = true;
+		test_gpu_driver.name = "amdgpu";
+	} else if (strcmp(mode, "nouveau")) {
+		pr_err("TEST ONLY: unknown mode '%s' (nouveau, amdgpu)\n", mode);
+		return -EINVAL;
+	}
 
 	test_gpu_root = debugfs_create_dir("macsupport_test_gpu", NULL);
 	debugfs_create_file("defers", 0444, test_gpu_root, NULL, &test_gpu_defers_fops);

@@ -163,7 +163,7 @@ struct gmux_runpm {
 	unsigned int errors;
 	unsigned int dead;
 	unsigned int hotplug_wakes;
-	char blocker[48];
+	char blocker[64];
 };
 
 /**

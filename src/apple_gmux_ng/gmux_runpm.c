@@ -48,12 +48,15 @@
  * be added to a bound device at any time, in either load order, and is
  * removed as easily.
  *
- * What it needs: the GPU's driver must use runtime PM on this machine.
- * nouveau, radeon and amdgpu do so by default only where they find
- * NVIDIA Optimus or ATI PowerXpress ACPI methods, which Macs lack: boot
- * with nouveau.runpm=1, radeon.runpm=1 or amdgpu.runpm=1. Without it the
- * GPU is never runtime-suspended and stays powered, as before. Power is not
- * cut while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
+ * What it needs: the GPU's driver must use runtime PM on this machine, and
+ * a resume that expects a cold chip. nouveau: only with nouveau.runpm=1
+ * (its Optimus checks fail on Macs); its runtime resume re-POSTs the chip,
+ * as after a cut. radeon: never on a Mac (runtime PM needs ATPX, which no
+ * Mac has; radeon.runpm=1 changes nothing), so its GPU stays powered
+ * unless switched OFF through vga_switcheroo. amdgpu: runtime-suspends by
+ * default into BACO where the chip claims it, and BACO's resume needs the
+ * chip powered: the power is never cut under amdgpu. Power is not cut
+ * while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
  * while another function of the GPU's slot (its audio) is active or has no
  * driver (the PCI core could not restore its state after the power cut).
  *
@@ -145,6 +148,19 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	}
 	if (!gmux_panel_on_igd(gmux)) {
 		strscpy(rp->blocker, "the panel is on the discrete GPU", sizeof(rp->blocker));
+		return true;
+	}
+	/*
+	 * amdgpu's runtime suspend is BACO (bus active, chip off): its
+	 * resume sends a BACO exit to the chip's SMU before anything else,
+	 * which does not answer once the gmux has cut the power, and the GPU
+	 * is dead until reboot. The GPU suspended by its driver is in D3hot
+	 * with BACO's savings; the gmux leaves it powered. The driver cannot
+	 * go away meanwhile: its unbind resumes the GPU, and so this switch.
+	 */
+	if (dgpu->dev.driver && !strcmp(dgpu->dev.driver->name, "amdgpu")) {
+		strscpy(rp->blocker, "amdgpu: its BACO resume needs the chip powered",
+			sizeof(rp->blocker));
 		return true;
 	}
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
