@@ -97,13 +97,19 @@ unplugged() { tb_no_dev 1b36:0005 "$nhi" && [ ! -e "$child" ]; }
 # resumed for: a refused power-down is right then, 45-tb-power.sh.)
 plug()
 {
+	# The plug holds the ports for plug_hold_ms: 10 s (the default) until
+	# they are pinned, not tb_fast's 500 ms, which a slow guest (the debug
+	# kernel) could let pass with refused power-downs before it pins them.
+	echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	tb_fw_set 1 TPLG 1
 	tb_raise 1
 	if ! wait_until 15 tb_is 1 on > /dev/null; then
+		echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 		why="not powered up by the plug GPE: $(conn_state)"
 		return 1
 	fi
 	pin_ports
+	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	_req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"'$1'","bus":"'$dsb'"}}'
 	if ! _ans=$(host_request "$_req"); then
 		unpin_ports
@@ -125,11 +131,12 @@ plug()
 unplug()
 {
 	pin_ports
+	# XRIL says "nothing plugged" at once, the device goes a moment later
 	host_request '{"execute":"device_del","arguments":{"id":"'"$1"'"}}' > /dev/null
+	tb_fw_set 1 TPLG 0
 	wait_until 20 unplugged > /dev/null
 	_rc=$?
 	unpin_ports
-	tb_fw_set 1 TPLG 0
 	return $_rc
 }
 
