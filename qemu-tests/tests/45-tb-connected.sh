@@ -165,7 +165,9 @@ if ! idle_off; then
 	return 0
 fi
 echo 2 > "$knobs/router_gen"
-if plug tbconn1; then
+if ! pciehp_hotadd tb_macpm router-suspended-stays-on router-unplugged-off; then
+	:
+elif plug tbconn1; then
 	all_idle()
 	{
 		[ "$(rt_status "$child")" = suspended ] && [ "$(pci_rt "$nhi")" = suspended ] &&
@@ -225,7 +227,9 @@ else
 fi
 
 # --- a generation 1 device router (no runtime PM) ----------------------------------
-if ! idle_off; then
+if ! pciehp_hotadd tb_macpm router-gen1-stays-on router-gen1-unplugged-off; then
+	:
+elif ! idle_off; then
 	fail tb_macpm router-gen1-stays-on "not off before the plug: $(conn_state)"
 else
 	echo 1 > "$knobs/router_gen"

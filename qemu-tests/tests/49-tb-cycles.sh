@@ -20,7 +20,9 @@ dsb2=tb0-dsb2
 tb_fw_set 1 TUPD 1500
 tb_fw_set 1 TPLG 1
 req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tbdev2","bus":"'$dsb2'"}}'
-if ans=$(host_request "$req"); then
+if ! pciehp_hotadd tb_macpm removal-during-power-up; then
+	tb_fw_set 1 TPLG 0
+elif ans=$(host_request "$req"); then
 	tb_raise 1
 	sleep 0.5
 	del=$(host_request '{"execute":"device_del","arguments":{"id":"tbdev2"}}')
