@@ -50,13 +50,24 @@
  *
  * mode=amdgpu: the dGPU's driver does what Debian's amdgpu does on a Mac
  * whose chip claims BACO (amdgpu_pmops_runtime_suspend/_resume, runpm=-1):
- * the driver registers as "amdgpu" (apple_gmux_ng keys on the name), uses
- * runtime PM whatever runpm says, and its runtime resume sends a BACO exit
- * to the chip, which fails ("No response from SMU", -EIO) when the chip
- * lost power while suspended (the simulator's dgpu_offs moved): a gmux cut
- * under BACO leaves the dGPU dead. Counted as "baco_failures" in runpm.
- * Not modelled: amdgpu's missing probe deferral and its "connected ⇒
- * busy" idle check.
+ * the driver registers as "amdgpu" (apple_gmux_ng keys on the name; the
+ * iGPU stand-in gets the name too), registers its vga_switcheroo client
+ * without driver power control (no PX), uses runtime PM whatever runpm
+ * says, and its runtime resume fails (-EIO, counted as "baco_failures")
+ * when the chip lost power while suspended (the simulator's dgpu_offs
+ * moved). The real resume sends the BACO exit to the SMU first, ignores
+ * its result and re-POSTs; that a cold chip does not come back from that
+ * ("No response from SMU") is what MacBookPro15,x/16,1 owners report, not
+ * something the 6.1 source shows. Not modelled: amdgpu's missing probe
+ * deferral and its "connected is busy" idle check.
+ *
+ * The firmware's link handshake (the profiles' dgpu.asl, GFX0.PWRD):
+ * this module serves ACPI's OEM address space 0x99 (one byte: 1 while the
+ * simulated gmux powers the dGPU, 0 if not, 0xff unknown), through which
+ * PWRD checks the dGPU has power whenever it is called; and the runtime
+ * resume of the dGPU and of its audio checks that the link is up (GFX0's
+ * TLNK): a driver resumed on a disabled link counts as "link_down" in
+ * runpm (must stay 0).
  *
  * Cold device (cold=1, the default): QEMU's stand-ins answer config
  * reads whether the simulated gmux powers the dGPU or not; a real GPU
@@ -75,6 +86,7 @@
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
+#include <linux/acpi.h>
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -118,6 +130,7 @@ struct test_gpu {
 	unsigned int resumes;
 	unsigned int unpowered;
 	unsigned int baco_failures;
+	unsigned int link_down;
 	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
 	bool baco;
 	enum vga_switcheroo_state state;
@@ -160,6 +173,7 @@ static void test_sim_map(void)
 }
 
 /* The cold device: the dGPU's bus, its own ops, and what met it unpowered */
+static bool test_power_space_on;	/* the OEM space handler is installed */
 static struct pci_bus *test_cold_bus;
 static struct pci_ops *test_cold_orig;
 static atomic_t test_cold_reads = ATOMIC_INIT(0);
@@ -246,6 +260,7 @@ static void test_cold_start(void)
 	while ((pdev = pci_get_device(0x1234, 0x1111, pdev))) {
 		if (pdev != vga_default_device() && !pci_is_root_bus(pdev->bus)) {
 			test_cold_bus = pdev->bus;
+			get_device(&test_cold_bus->dev);
 			test_cold_orig = pci_bus_set_ops(test_cold_bus, &test_cold_ops);
 			pr_info("TEST ONLY: bus %04x:%02x reads all-ones while the simulated dGPU is unpowered\n",
 				pci_domain_nr(test_cold_bus), test_cold_bus->number);
@@ -257,18 +272,49 @@ static void test_cold_start(void)
 
 /*
  * Give the bus its ops back. x86 config accesses take no lock
- * (CONFIG_PCI_LOCKLESS_CONFIG), so wait until none is inside ours before
- * the module's text can go.
+ * (CONFIG_PCI_LOCKLESS_CONFIG) and no RCU read lock: a task may have
+ * loaded our ops and been preempted before or inside them. Tasks RCU waits
+ * until every task has passed a voluntary context switch, so none is left
+ * between loading the pointer and returning from our code; the counter
+ * covers accesses that sleep (none should) before the module's text goes.
  */
 static void test_cold_stop(void)
 {
 	if (!test_cold_bus)
 		return;
 	pci_bus_set_ops(test_cold_bus, test_cold_orig);
-	synchronize_rcu();
+	synchronize_rcu_tasks();
 	while (atomic_read(&test_cold_busy))
 		usleep_range(1000, 2000);
+	put_device(&test_cold_bus->dev);
 	test_cold_bus = NULL;
+}
+
+#define TEST_POWER_SPACE	0x99	/* the profiles' dgpu.asl: OEM defined */
+
+/* ACPI's view of the dGPU's power, for the firmware's PWRD (dgpu.asl) */
+static acpi_status test_power_space(u32 function, acpi_physical_address address, u32 bits,
+				    u64 *value, void *handler_context, void *region_context)
+{
+	int powered = test_dgpu_powered();
+
+	if (function != ACPI_READ)
+		return AE_OK;
+	*value = powered < 0 ? 0xff : powered;
+	return AE_OK;
+}
+
+/* 0 if the link of the dGPU's slot is down (GFX0.TLNK of fn 0), else 1 */
+static int test_link_up(struct pci_dev *pdev)
+{
+	struct pci_dev *fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
+	acpi_handle handle = fn0 ? ACPI_HANDLE(&fn0->dev) : NULL;
+	unsigned long long tlnk = 1;
+
+	if (handle)
+		acpi_evaluate_integer(handle, "TLNK", NULL, &tlnk);
+	pci_dev_put(fn0);
+	return tlnk != 0;
 }
 
 static void test_count(struct test_gpu *gpu, bool resume)
@@ -277,6 +323,10 @@ static void test_count(struct test_gpu *gpu, bool resume)
 		gpu->resumes++;
 	else
 		gpu->suspends++;
+	if (resume && !test_link_up(gpu->pdev)) {
+		gpu->link_down++;
+		dev_err(&gpu->pdev->dev, "TEST ONLY: runtime resume while the firmware has the link down (PWRD(1) not undone)\n");
+	}
 	if (test_dgpu_powered() == 0) {
 		gpu->unpowered++;
 		dev_err(&gpu->pdev->dev, "TEST ONLY: runtime %s while the dGPU is unpowered\n",
@@ -330,6 +380,7 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "suspends: %u\n", gpu->suspends);
 	seq_printf(s, "resumes: %u\n", gpu->resumes);
 	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
+	seq_printf(s, "link_down: %u\n", gpu->link_down);
 	seq_printf(s, "baco: %d\n", gpu->baco);
 	seq_printf(s, "baco_failures: %u\n", gpu->baco_failures);
 	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
@@ -578,7 +629,8 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* amdgpu: BACO runtime PM by default, whatever runpm says */
 	gpu->baco = test_gpu_amdgpu && pdev != vga_default_device();
 	dgpu_runpm = (runpm || gpu->baco) && pdev != vga_default_device();
-	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm);
+	/* amdgpu registers without driver power control where it has no PX */
+	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm && !gpu->baco);
 	if (ret)
 		return ret;
 	gpu->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
@@ -681,6 +733,9 @@ static int __init test_gpu_init(void)
 	debugfs_create_file("cold", 0444, test_gpu_root, NULL, &test_cold_fops);
 	test_sim_map();
 	test_cold_start();
+	/* PWRD (dgpu.asl) may run from here on: gmux power changes call it */
+	test_power_space_on = ACPI_SUCCESS(acpi_install_address_space_handler(ACPI_ROOT_OBJECT,
+					   TEST_POWER_SPACE, test_power_space, NULL, NULL));
 	ret = pci_register_driver(&test_gpu_driver);
 	if (ret)
 		goto err;
@@ -691,6 +746,9 @@ static int __init test_gpu_init(void)
 	}
 	return 0;
 err:
+	if (test_power_space_on)
+		acpi_remove_address_space_handler(ACPI_ROOT_OBJECT, TEST_POWER_SPACE,
+						  test_power_space);
 	test_cold_stop();
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)
@@ -703,6 +761,9 @@ static void __exit test_gpu_exit(void)
 {
 	pci_unregister_driver(&test_hda_driver);
 	pci_unregister_driver(&test_gpu_driver);
+	if (test_power_space_on)
+		acpi_remove_address_space_handler(ACPI_ROOT_OBJECT, TEST_POWER_SPACE,
+						  test_power_space);
 	test_cold_stop();
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)

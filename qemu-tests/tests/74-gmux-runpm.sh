@@ -59,6 +59,7 @@ off_within()
 }
 
 modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE"
+modprobe macsupport_test_acpi
 dmesg_mark runpm-load
 gmux_load
 modprobe macsupport_test_gpu runpm=1 autosuspend_ms=$DELAY_MS
@@ -201,12 +202,19 @@ fi
 # choice (a runtime-suspended device that cannot take the direct-complete
 # path, and whose driver lacks DPM_FLAG_SMART_SUSPEND, is resumed for its
 # suspend callback): counted, not judged.
+# On resume the driver cuts the power again; whether the dGPU answers its
+# vendor ID first says whether the firmware powered it, and so whether its
+# link is there to take down (PWRD(1)): one config read of the cut dGPU,
+# made on purpose.
 if dgpu_is 0; then
 	ons0=$(rp power_ons)
+	c0=$(cold_accesses)
 	echo 1 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
 	echo platform > /sys/power/pm_test
 	if echo mem > /sys/power/state 2>/tmp/err || echo freeze > /sys/power/state 2>>/tmp/err; then
 		echo none > /sys/power/pm_test
+		c1=$(cold_accesses)
+		[ $((c1 - c0)) -le 1 ] && COLD_EXPECTED=$((COLD_EXPECTED + c1 - c0))
 		if t=$(off_within 10) && [ "$(unpowered)" = 0 ]; then
 			pass apple_gmux_ng runpm-kept-across-sleep "pm_test=platform $(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/power/mem_sleep): powered up $(( $(rp power_ons) - ons0 )) time(s) across it, off ${t} s after resume; $(state)"
 		else
@@ -411,6 +419,41 @@ fi
 rmmod apple_gmux_ng
 echo 0 > "$TEST_GPU/$D/thunderbolt"
 gmux_load
+
+# The firmware's link handshake (the profile's dgpu.asl: GFX0.PWRD with
+# TEST ONLY state; QEMU has no link to take down, so the SSDT keeps it and
+# asks the fake GPU driver whether the dGPU has power at each call): the
+# link goes down (PWRD(1)) before every cut, up (PWRD(0)) after every
+# power-on and before the dGPU's driver resumes.
+GFX='\_SB_.PCI0.S18_.GFX0'
+gfx() { tb_eval "$GFX.$1"; }
+if [ -n "$(gfx TLNK)" ]; then
+	dn=$(gfx TDN1)
+	up=$(gfx TUP0)
+	ld=$(( $(runpm_of "$D" link_down) + $(runpm_of "$A" link_down 2>/dev/null || echo 0) ))
+	if [ "$(gfx TSIN)" = 1 ] && [ "$dn" -ge 1 ] && [ "$up" -ge 1 ] && [ "$(gfx TBAD)" = 0 ] &&
+	   [ "$ld" = 0 ] && [ "$(gmux_sw link_handshake)" = PWRD ] && [ "$(gmux_sw link_failures)" = 0 ]; then
+		pass apple_gmux_ng runpm-link-handshake "PWRD(1) $dn times, each before a cut; PWRD(0) $up times, each after power-on; no driver resumed on a disabled link (firmware link state emulated: QEMU has none)"
+	else
+		fail apple_gmux_ng runpm-link-handshake "PWRD(1) $dn, PWRD(0) $up, on an unpowered dGPU $(gfx TBAD) (last PWRD($(gfx TBDA)), handler $(gfx TSIN)), resumes on a disabled link $ld; driver: handshake '$(gmux_sw link_handshake)', failures $(gmux_sw link_failures)"
+	fi
+	# a link that does not train to full width: said, and the dGPU resumes
+	dmesg_mark link-narrow
+	f0=$(gmux_sw link_failures)
+	gfx "TSFL 1" > /dev/null
+	off_within 10 > /dev/null
+	echo 1 > "$TEST_GPU/$D/hold"
+	st=$(runpm_of "$D" status)
+	echo 0 > "$TEST_GPU/$D/hold"
+	gfx "TSFL 0" > /dev/null
+	if [ "$st" = active ] && [ "$(gmux_sw link_failures)" = $((f0 + 1)) ] &&
+	   dmesg_since link-narrow | grep -q 'did not train to full width'; then
+		pass apple_gmux_ng runpm-link-narrow "PWRD(0) returning 1 is logged and counted; the dGPU resumed all the same"
+	else
+		fail apple_gmux_ng runpm-link-narrow "dGPU '$st', link failures $f0 -> $(gmux_sw link_failures), log: $(dmesg_since link-narrow | grep -c 'full width')"
+	fi
+	off_within 10 > /dev/null
+fi
 
 # The audio function removed while the gmux is being removed (TEST ONLY:
 # test_unlink_delay_ms holds the removal 1.5 s before the unlinking): the

@@ -85,6 +85,14 @@ struct gmux_audio_link {
  * @power_irq_missed: power changes whose completion was found in the
  *	status after the interrupt did not come
  * @last_error: the errno of the last failure, 0 if none
+ * @link_method: the dGPU's ACPI companion if it has the firmware's link
+ *	handshake method PWRD, else NULL (an ACPI namespace node: it outlives
+ *	the PCI device)
+ * @link_downs: PWRD(1) calls (link disabled before a power-off)
+ * @link_ups: PWRD(0) calls (link trained after a power-on)
+ * @link_failures: PWRD calls that failed, or PWRD(0) reporting a link that
+ *	did not train to its full width
+ * @link_ns: time spent in PWRD (benchmark)
  * @audio_link: audio-to-dGPU device links the driver made
  * @audio_links_kernel: audio functions the kernel's quirk linked itself
  */
@@ -104,6 +112,11 @@ struct gmux_switch_state {
 	u64 power_wait_ns;
 	unsigned int power_irq_missed;
 	int last_error;
+	acpi_handle link_method;
+	unsigned int link_downs;
+	unsigned int link_ups;
+	unsigned int link_failures;
+	u64 link_ns;
 	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
 	unsigned int audio_links_kernel;
 };
@@ -284,6 +297,31 @@ void gmux_power_irq(struct apple_gmux_ng *gmux);
  * Every failure is logged and counted in debugfs (switch file).
  */
 int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on);
+
+/**
+ * gmux_dgpu_set_power_link() - gmux_dgpu_set_power(), link handshake optional
+ * @gmux: the gmux
+ * @on: as for gmux_dgpu_set_power()
+ * @link: call the firmware's link handshake (PWRD) around the change
+ *
+ * Without @link for a power-off that finds the dGPU unpowered already: a
+ * link to take down is not there, and on T2 firmware PWRD(1) would wait a
+ * second for an L2 entry that never comes.
+ *
+ * Return: as gmux_dgpu_set_power().
+ */
+int gmux_dgpu_set_power_link(struct apple_gmux_ng *gmux, bool on, bool link);
+
+/**
+ * gmux_dgpu_link_found() - note the dGPU's firmware link handshake
+ * @gmux: the gmux
+ * @dgpu: the discrete GPU (function 0)
+ *
+ * If @dgpu's ACPI companion has PWRD (GFX0.PWRD on every dual-GPU Mac),
+ * gmux_dgpu_set_power() calls PWRD(1) before it cuts the power and
+ * PWRD(0) once the power is back.
+ */
+void gmux_dgpu_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
 
 /**
  * gmux_display_switch() - move the panel (and DDC, and the external port

@@ -56,9 +56,9 @@
  *
  * The maximum is what register 0x70 reports (at most 0xffffff), except on
  * a T2 gmux: there it is 0xffff whatever the register says, as in the
- * in-tree driver since 6.5. The T2 MacBook Pros report 0xffff, but some T2
- * iMacs report 0x3ff while their panel takes the whole 0..0xffff range:
- * trusting the register would leave their users 1/64 of it.
+ * in-tree driver since 6.5, which found T2 iMacs reporting 0x3ff for a
+ * panel that takes 0..0xffff. The T2 MacBook Pros report 0xffff, and
+ * their firmware's brightness method (ABCM) writes 0..0xffff itself.
  */
 
 static int gmux_backlight_param = -1;

@@ -128,6 +128,7 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu = rp->dgpu, *f;
+	struct device_driver *drv;
 	unsigned int fn;
 
 	if (!dgpu_runtime_off) {
@@ -152,13 +153,16 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	}
 	/*
 	 * amdgpu's runtime suspend is BACO (bus active, chip off): its
-	 * resume sends a BACO exit to the chip's SMU before anything else,
+	 * resume (amdgpu_pmops_runtime_resume) sends a BACO exit to the SMU,
 	 * which does not answer once the gmux has cut the power, and the GPU
-	 * is dead until reboot. The GPU suspended by its driver is in D3hot
-	 * with BACO's savings; the gmux leaves it powered. The driver cannot
-	 * go away meanwhile: its unbind resumes the GPU, and so this switch.
+	 * is dead until reboot (as owners of MacBookPro15,x/16,1 report).
+	 * The GPU suspended by its driver is in D3hot with BACO's savings;
+	 * the gmux leaves it powered. One load of the driver pointer: an
+	 * unbind clears it, and the struct device_driver lives until its
+	 * driver is unregistered, after every unbind.
 	 */
-	if (dgpu->dev.driver && !strcmp(dgpu->dev.driver->name, "amdgpu")) {
+	drv = READ_ONCE(dgpu->dev.driver);
+	if (drv && !strcmp(drv->name, "amdgpu")) {
 		strscpy(rp->blocker, "amdgpu: its BACO resume needs the chip powered",
 			sizeof(rp->blocker));
 		return true;
@@ -476,6 +480,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		pci_dev_put(dgpu);
 	} else {
 		rp->link = link;
+		gmux_dgpu_link_found(gmux, dgpu);
 		gmux_runpm_link_siblings(gmux, dgpu);
 		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
@@ -710,7 +715,12 @@ void gmux_runpm_resume(struct apple_gmux_ng *gmux)
 		return;
 	mutex_lock(&rp->lock);
 	if (rp->cut) {
-		ret = gmux_dgpu_set_power(gmux, false);
+		/*
+		 * A dGPU the firmware left unpowered does not answer: its
+		 * link is not up to take down first.
+		 */
+		ret = gmux_dgpu_set_power_link(gmux, false,
+					       rp->dgpu && pci_device_is_present(rp->dgpu));
 		if (ret) {
 			rp->errors++;
 			dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep: %pe\n",

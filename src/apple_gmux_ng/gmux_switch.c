@@ -69,6 +69,21 @@
  * bit and clears it. A change that does not complete is an error: returned
  * (vga_switcheroo ignores power_state()'s result, so it is also logged)
  * and counted. gmux_dgpu_set_power() is the one entry point (see gmux.h).
+ *
+ * Every dual-GPU Mac's firmware has a link handshake for the operating
+ * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
+ * down (Link Disable and 100 ms on MacBookPro8,2 and 10,1; PUPD's L2/L3
+ * entry and lane power-down on 11,3, 13,3 and 15,1), PWRD(0) brings it up
+ * again and waits for training, returning 0 if the link came up at its full
+ * width (x8). The firmware never calls it itself. Where the dGPU's node has
+ * PWRD, a power-off calls PWRD(1) before DISCRETE_POWER cuts the power,
+ * and a power-on calls PWRD(0) once the gmux has completed it: cutting a
+ * live link, or leaving it disabled, is what keeps a dGPU from coming back
+ * (reported on MacBookPro16,1). A failed PWRD is logged and counted, and
+ * the power change goes on: the power-on path then finds out whether the
+ * GPU answers. On T2 Macs PWRD(0) itself also writes DISCRETE_POWER = 3
+ * through the gmux's window (PUPD's MBWR); the driver has powered it on
+ * already by then. Not called: PWG1/PWG3 (retraining at 2.5/8 GT/s).
  */
 
 /* The gmux whose handler is registered; one per system. */
@@ -226,7 +241,58 @@ static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
 	return 0;
 }
 
+void gmux_dgpu_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+{
+	acpi_handle handle = ACPI_HANDLE(&dgpu->dev);
+
+	if (!handle || !acpi_has_method(handle, "PWRD"))
+		return;
+	mutex_lock(&gmux->sw.lock);
+	if (!gmux->sw.link_method) {
+		gmux->sw.link_method = handle;
+		dev_info(&gmux->pnp->dev, "dGPU %s: firmware link handshake %pfwf.PWRD\n",
+			 pci_name(dgpu), acpi_fwnode_handle(ACPI_COMPANION(&dgpu->dev)));
+	}
+	mutex_unlock(&gmux->sw.lock);
+}
+
+/* PWRD(@down) of the dGPU's node; gmux->sw.lock held. */
+static void gmux_dgpu_link(struct apple_gmux_ng *gmux, bool down)
+{
+	union acpi_object arg = { .integer = { .type = ACPI_TYPE_INTEGER, .value = down } };
+	struct acpi_object_list args = { .count = 1, .pointer = &arg };
+	acpi_handle handle = gmux->sw.link_method;
+	unsigned long long val;
+	acpi_status status;
+	ktime_t t0;
+
+	lockdep_assert_held(&gmux->sw.lock);
+	if (!handle)
+		return;
+	t0 = ktime_get();
+	status = acpi_evaluate_integer(handle, "PWRD", &args, &val);
+	gmux->sw.link_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	if (down)
+		gmux->sw.link_downs++;
+	else
+		gmux->sw.link_ups++;
+	if (ACPI_FAILURE(status)) {
+		gmux->sw.link_failures++;
+		dev_warn(&gmux->pnp->dev, "dGPU link %s (PWRD(%d)) failed: %s\n",
+			 down ? "down" : "up", down, acpi_format_exception(status));
+	} else if (!down && val) {
+		gmux->sw.link_failures++;
+		dev_warn(&gmux->pnp->dev, "dGPU link up (PWRD(0)): the firmware says it did not train to full width (%llu)\n",
+			 val);
+	}
+}
+
 int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
+{
+	return gmux_dgpu_set_power_link(gmux, on, true);
+}
+
+int gmux_dgpu_set_power_link(struct apple_gmux_ng *gmux, bool on, bool link)
 {
 	struct device *dev = &gmux->pnp->dev;
 	ktime_t t0, t_wait;
@@ -235,6 +301,9 @@ int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
 
 	mutex_lock(&gmux->sw.lock);
 	t0 = ktime_get();
+	/* the link goes down before the power does */
+	if (!on && link)
+		gmux_dgpu_link(gmux, true);
 	use_irq = gmux_power_irq_usable(gmux);
 	reinit_completion(&gmux->sw.power_done);
 	if (!use_irq) {
@@ -251,6 +320,9 @@ int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
 	if (ret)
 		goto fail;
 	gmux->sw.power_wait_ns += ktime_to_ns(ktime_sub(ktime_get(), t_wait));
+	/* powered: the link comes up and trains */
+	if (on && link)
+		gmux_dgpu_link(gmux, false);
 	gmux->sw.power_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
 	gmux->sw.dgpu_power = on;
 	gmux->sw.power_changes++;
@@ -387,6 +459,11 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 	seq_printf(s, "power_changes: %u\n", gmux->sw.power_changes);
 	seq_printf(s, "power_failures: %u\n", gmux->sw.power_failures);
 	seq_printf(s, "power_irq_missed: %u\n", gmux->sw.power_irq_missed);
+	seq_printf(s, "link_handshake: %s\n", gmux->sw.link_method ? "PWRD" : "none");
+	seq_printf(s, "link_downs: %u\n", gmux->sw.link_downs);
+	seq_printf(s, "link_ups: %u\n", gmux->sw.link_ups);
+	seq_printf(s, "link_failures: %u\n", gmux->sw.link_failures);
+	seq_printf(s, "link_us: %llu\n", div_u64(gmux->sw.link_ns, NSEC_PER_USEC));
 	seq_printf(s, "power_time_us: %llu\n", div_u64(gmux->sw.power_ns, NSEC_PER_USEC));
 	seq_printf(s, "power_wait_us: %llu\n", div_u64(gmux->sw.power_wait_ns, NSEC_PER_USEC));
 	seq_printf(s, "last_error: %d\n", gmux->sw.last_error);
