@@ -470,10 +470,12 @@ tb_load()
 	else
 		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS router_autosuspend_ms=$TB_FAST_MS}
 	fi
-	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 	# loaded by an earlier test of this boot: a controller that test left
 	# on after refused power-downs is managed again (as a user's write)
-	echo 1 > /sys/module/tb_macpm/parameters/power_down
+	if grep -q '^tb_macpm ' /proc/modules; then
+		echo 1 > /sys/module/tb_macpm/parameters/power_down
+	fi
+	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
 # tb_fw N NAME: the SSDT's integer NAME (TPWR, TPLG, TCON, ...) of controller N

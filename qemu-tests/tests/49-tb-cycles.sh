@@ -17,12 +17,10 @@ wait_until 20 tb_is 1 off > /dev/null
 # --- removal during power-up ---
 gone_and_off() { tb_no_dev 1b36:0005 "$nhi" && tb_is 1 off; }
 dsb2=tb0-dsb2
-tb_fw_set 1 TUPD 1500
-tb_fw_set 1 TPLG 1
 req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tbdev2","bus":"'$dsb2'"}}'
 if ! pciehp_hotadd tb_macpm removal-during-power-up; then
-	tb_fw_set 1 TPLG 0
-elif ans=$(host_request "$req"); then
+	:
+elif tb_fw_set 1 TUPD 1500 && tb_fw_set 1 TPLG 1 && ans=$(host_request "$req"); then
 	tb_raise 1
 	sleep 0.5
 	del=$(host_request '{"execute":"device_del","arguments":{"id":"tbdev2"}}')
@@ -34,6 +32,7 @@ elif ans=$(host_request "$req"); then
 	fi
 else
 	fail tb_macpm removal-during-power-up "device_add: $ans"
+	tb_fw_set 1 TPLG 0
 fi
 tb_fw_set 1 TUPD 100
 wait_until 20 tb_is 1 off > /dev/null
