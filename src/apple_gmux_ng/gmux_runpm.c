@@ -49,8 +49,9 @@
  * removed as easily.
  *
  * What it needs: the GPU's driver must use runtime PM on this machine, and
- * a resume that expects a cold chip. nouveau: only with nouveau.runpm=1
- * (its Optimus checks fail on Macs); its runtime resume re-POSTs the chip,
+ * a resume that expects a cold chip. nouveau: only with runpm=1 (its
+ * Optimus checks fail on Macs; the bundle's modprobe.d rule sets it where
+ * this driver has linked the GPU); its runtime resume re-POSTs the chip,
  * as after a cut. radeon: never on a Mac (runtime PM needs ATPX, which no
  * Mac has; radeon.runpm=1 changes nothing), so its GPU stays powered
  * unless switched OFF through vga_switcheroo. amdgpu: runtime-suspends by
