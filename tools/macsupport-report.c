@@ -146,6 +146,7 @@ struct report {
 	bool backlight;
 	long bl_brightness, bl_max;	/* -1: unknown */
 	struct value dgpu_power;
+	struct value dgpu_stay_on;
 
 	int ntb;
 	struct tb_ctrl tb[MAX_TB];
@@ -588,6 +589,8 @@ static void probe_gmux(struct report *r)
 		copy_str(r->gmux_dev, sizeof(r->gmux_dev), devs[0]);
 		read_value(&r->boot_gpu, GMUX_DRV_DIR "/%s/boot_gpu", r->gmux_dev);
 		read_value(&r->dgpu_power, GMUX_DRV_DIR "/%s/dgpu_power/power/runtime_status",
+			   r->gmux_dev);
+		read_value(&r->dgpu_stay_on, GMUX_DRV_DIR "/%s/dgpu_power/stay_on_reason",
 			   r->gmux_dev);
 	}
 	r->backlight = !path_of(path, sizeof(path), GMUX_BL_DIR) && is_dir(path);
@@ -1054,6 +1057,7 @@ static void print_json(const struct report *r)
 	jstr("device", r->gmux_dev[0] ? r->gmux_dev : NULL);
 	jval("boot_gpu", &r->boot_gpu);
 	jval("dgpu_power", &r->dgpu_power);
+	jval("dgpu_stay_on_reason", &r->dgpu_stay_on);
 	if (r->backlight) {
 		jopen("backlight", '{');
 		jint("brightness", r->bl_brightness);
@@ -1272,6 +1276,8 @@ static void text_hardware(const struct report *r)
 		if (r->dgpu_power.ok)
 			field("discrete GPU:", !strcmp(r->dgpu_power.s, "suspended") ?
 			      "powered off (suspended)" : r->dgpu_power.s);
+		if (r->dgpu_stay_on.ok && strcmp(r->dgpu_stay_on.s, "none"))
+			field("powered because:", r->dgpu_stay_on.s);
 	} else if (r->apple && m && m->gmux != MAC_GMUX_NONE && m->gmux != MAC_GMUX_FAKE) {
 		field("driver:", "not bound: apple_gmux_ng is not loaded or did not bind");
 	}

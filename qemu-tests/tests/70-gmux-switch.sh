@@ -207,5 +207,13 @@ else
 		fail apple_gmux_ng switch-no-ddc "lock result $res, DDC $ddc0 -> $(gmux-simctl get switch_ddc), held $held, ddc switches $(gmux_sw ddc_switches)"
 	fi
 fi
+# The fake driver without runpm keeps runtime PM forbidden, as radeon on a
+# Mac and nouveau without runpm=1 do: the switch says why the power stays.
+why=$(cat "$(gmux_pnp)/dgpu_power/stay_on_reason" 2>&1)
+if [ "$why" = "its driver does not let it runtime-suspend" ]; then
+	pass apple_gmux_ng switch-stay-on-reason "dgpu_power/stay_on_reason: '$why'"
+else
+	fail apple_gmux_ng switch-stay-on-reason "dgpu_power/stay_on_reason: '$why'"
+fi
 gpu_cold_check switch-no-cold-access
 gpu_modules_out

@@ -73,6 +73,7 @@ fi
 # driver, then the switch, suspend only after it).
 if t=$(off_within 10); then
 	if [ "$(rp power)" = off ] && [ "$(cat "$(power_dev)/power/runtime_status")" = suspended ] &&
+	   [ "$(cat "$(power_dev)/stay_on_reason")" = none ] &&
 	   [ "$(unpowered)" = 0 ] && { [ -z "$A" ] || [ "$(runpm_of "$A" suspends)" -ge 1 ]; }; then
 		pass apple_gmux_ng runpm-idle-off "dGPU powered off ${t} s after its driver bound (autosuspend ${DELAY_MS} ms); $(state)"
 	else
@@ -182,8 +183,9 @@ fi
 echo 0 > "$PARAM"
 use_dgpu
 sleep 2
-if dgpu_is 1 && [ "$(rp last_blocker)" = "dgpu_runtime_off=0" ]; then
-	pass apple_gmux_ng runpm-param-off "dgpu_runtime_off=0: driver suspended ($(runpm_of "$D" status)), power kept"
+if dgpu_is 1 && [ "$(rp last_blocker)" = "dgpu_runtime_off=0" ] &&
+   [ "$(cat "$(power_dev)/stay_on_reason")" = "dgpu_runtime_off=0" ]; then
+	pass apple_gmux_ng runpm-param-off "dgpu_runtime_off=0: driver suspended ($(runpm_of "$D" status)), power kept; sysfs stay_on_reason says so"
 else
 	fail apple_gmux_ng runpm-param-off "$(state)"
 fi

@@ -145,7 +145,13 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	 * link is being deleted or added.
 	 */
 	if (!pm_runtime_status_suspended(&dgpu->dev)) {
-		strscpy(rp->blocker, "the discrete GPU is active", sizeof(rp->blocker));
+		if (!dgpu->dev.driver)
+			strscpy(rp->blocker, "the discrete GPU has no driver", sizeof(rp->blocker));
+		else if (!dgpu->dev.power.runtime_auto)
+			strscpy(rp->blocker, "its driver does not let it runtime-suspend",
+				sizeof(rp->blocker));
+		else
+			strscpy(rp->blocker, "the discrete GPU is active", sizeof(rp->blocker));
 		return true;
 	}
 	if (!gmux_panel_on_igd(gmux)) {
@@ -374,8 +380,36 @@ void gmux_runpm_wait_released(void)
 	wait_event(gmux_power_devs_wq, !atomic_read(&gmux_power_devs));
 }
 
+/*
+ * sysfs stay_on_reason: why the dGPU is powered now, for users and
+ * macsupport-report; "none" while it is off, or when nothing keeps it on.
+ */
+static ssize_t stay_on_reason_show(struct device *dev, struct device_attribute *attr,
+				   char *buf)
+{
+	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
+	struct gmux_runpm *rp = &gmux->runpm;
+	ssize_t len;
+
+	mutex_lock(&rp->lock);
+	if (rp->cut || !gmux_runpm_blocked(gmux))
+		len = sysfs_emit(buf, "none\n");
+	else
+		len = sysfs_emit(buf, "%s\n", rp->blocker);
+	mutex_unlock(&rp->lock);
+	return len;
+}
+static DEVICE_ATTR_RO(stay_on_reason);
+
+static struct attribute *gmux_dgpu_power_attrs[] = {
+	&dev_attr_stay_on_reason.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(gmux_dgpu_power);
+
 static const struct device_type gmux_dgpu_power_type = {
 	.name		= "gmux_dgpu_power",
+	.groups		= gmux_dgpu_power_groups,
 	.pm		= &gmux_dgpu_power_pm_ops,
 	.release	= gmux_dgpu_power_release,
 };

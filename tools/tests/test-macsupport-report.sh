@@ -129,6 +129,7 @@ full_mac() {
 	mkdir -p "$1/sys/devices/pnp0/00:03/dgpu_power/power" "$1/sys/class/backlight/gmux_backlight"
 	echo integrated > "$1/sys/devices/pnp0/00:03/boot_gpu"
 	echo suspended > "$1/sys/devices/pnp0/00:03/dgpu_power/power/runtime_status"
+	echo none > "$1/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
 	echo 50 > "$1/sys/class/backlight/gmux_backlight/brightness"
 	echo 1023 > "$1/sys/class/backlight/gmux_backlight/max_brightness"
 	module "$1" apple_props
@@ -181,6 +182,7 @@ check "known Mac: text shows gmux, Thunderbolt and Apple properties" sh -c "
 	grep -q '^  kind: *indexed\$' '$T/full.txt' &&
 	grep -q '^  next boot GPU: integrated\$' '$T/full.txt' &&
 	grep -q '^  discrete GPU: *powered off (suspended)\$' '$T/full.txt' &&
+	! grep -q 'powered because' '$T/full.txt' &&
 	grep -q '^  backlight: *gmux_backlight, 50 of 1023\$' '$T/full.txt' &&
 	grep -q '^  0000:07:00.0: Cactus Ridge, power off, 3 power-downs\$' '$T/full.txt' &&
 	grep -q '^  2 devices with 3 properties\$' '$T/full.txt'"
@@ -195,8 +197,20 @@ check "known Mac: --json carries model, quirks, fix, gmux, Thunderbolt, properti
 	[ \"\$(jq_py '$T/full.json' \"d['quirks']['list'][3]['reason']\")\" = 'the running kernel answers _OSI(\"Darwin\") on Apple hardware' ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['loaded'], m['bound']) for m in d['modules']][0]\")\" = \"('apple_gmux_ng', True, [{'bus': 'pnp', 'driver': 'apple_gmux_ng', 'device_count': 1, 'devices': ['00:03']}])\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['attached_count'], m['attached']) for m in d['modules']]\")\" = \"[('apple_gmux_ng', 0, []), ('apple_props', 2, ['0000:00:02.0', '0000:01:00.0']), ('tb_macpm', 1, ['0000:07:00.0']), ('mac_quirks', 1, ['platform/mac_quirks'])]\" ] &&
-	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
+
+# --- 1b. the same Mac with its dGPU powered: the report says why ------------
+
+M=$T/mbp10on
+full_mac "$M"
+echo active > "$M/sys/devices/pnp0/00:03/dgpu_power/power/runtime_status"
+echo "its driver does not let it runtime-suspend" > "$M/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
+run dgpuon "$M"
+check "known Mac, dGPU powered: text and JSON say why" sh -c "
+	grep -q '^  discrete GPU: *active\$' '$T/dgpuon.txt' &&
+	grep -q '^  powered because: *its driver does not let it runtime-suspend\$' '$T/dgpuon.txt' &&
+	[ \"\$(jq_py '$T/dgpuon.json' \"d['gmux']['dgpu_stay_on_reason']\")\" = 'its driver does not let it runtime-suspend' ]"
 
 # --- 2. the same Mac, every quirk in order -----------------------------------
 
