@@ -33,6 +33,9 @@
  *	SWITCH_EXTERNAL are ignored: the mux stays where it is and reads so
  * @GMUX_FAULT_POWER_STUCK: DISCRETE_POWER stores what is written, but the
  *	dGPU's power does not change and GMUX_INT_POWER is never raised
+ * @GMUX_FAULT_POWER_SILENT: DISCRETE_POWER changes the dGPU's power as it
+ *	should, but GMUX_INT_POWER is never raised: a change the driver cannot
+ *	see complete, although it happened (a gmux that answers too late)
  *
  * Setting GMUX_FAULT_NONE also clears a handshake left stuck by a fault,
  * so the next operation works.
@@ -46,10 +49,11 @@ enum gmux_fault {
 	GMUX_FAULT_STICKY_STATUS,
 	GMUX_FAULT_REFUSE_SWITCH,
 	GMUX_FAULT_POWER_STUCK,
+	GMUX_FAULT_POWER_SILENT,
 };
 
 /* The last enum gmux_fault value. */
-#define GMUX_FAULT_MAX	GMUX_FAULT_POWER_STUCK
+#define GMUX_FAULT_MAX	GMUX_FAULT_POWER_SILENT
 
 /**
  * struct gmux_model_stats - what the model has seen

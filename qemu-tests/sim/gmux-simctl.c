@@ -3,7 +3,7 @@
  * gmux-simctl - steer the harness's gmux simulator from inside a guest
  * (TEST ONLY; linked statically for the busybox initramfs)
  *
- * usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck
+ * usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck|power-silent
  *        gmux-simctl slow-us N
  *        gmux-simctl stuck-after N
  *        gmux-simctl raise BITS
@@ -28,7 +28,7 @@
  *
  * "stats" prints key=value lines, "get KEY" one value: kind (classic,
  * indexed, t2), fault (none, stuck, garbage, lost, slow, sticky-status,
- * refuse-switch, power-stuck) and, in decimal, reads writes reg_reads
+ * refuse-switch, power-stuck, power-silent) and, in decimal, reads writes reg_reads
  * reg_writes irqs_raised irqs_cleared int_status int_enable brightness
  * dropped switch_display switch_ddc switch_external power dgpu_on dgpu_offs (power
  * cuts of the modelled dGPU since the simulator started), max_gap_us (the
@@ -84,6 +84,7 @@ static const char * const fault_names[] = {
 	[GMUX_FAULT_STICKY_STATUS] = "sticky-status",
 	[GMUX_FAULT_REFUSE_SWITCH] = "refuse-switch",
 	[GMUX_FAULT_POWER_STUCK] = "power-stuck",
+	[GMUX_FAULT_POWER_SILENT] = "power-silent",
 };
 
 static const struct {
@@ -414,7 +415,7 @@ static int fault_parse(const char *s, u32 *fault)
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck\n"
+		"usage: gmux-simctl fault none|stuck|garbage|lost|slow|sticky-status|refuse-switch|power-stuck|power-silent\n"
 		"       gmux-simctl slow-us N\n"
 		"       gmux-simctl stuck-after N\n"
 		"       gmux-simctl raise BITS\n"

@@ -412,6 +412,32 @@ fi
 [ "$held" = yes ] && echo 0 > "$TEST_GPU/$D/hold"
 off_within 10 > /dev/null
 
+# A cut the gmux carries out but never signals (fault power-silent: the
+# power changes, no POWER interrupt; a gmux answering too late, as the
+# debug kernel's guest once made one): the driver cannot tell whether the
+# dGPU lost power, so it must not take it for powered. Its driver's next
+# resume must find it powered.
+echo 1 > "$TEST_GPU/$D/hold"
+dmesg_mark power-silent
+e0=$(rp errors)
+u0=$(unpowered)
+gmux-simctl fault power-silent > /dev/null
+echo 0 > "$TEST_GPU/$D/hold"
+wait_until 10 sh -c "[ \"\$(sed -n 's/^errors: //p' '$(gmux_debugfs)/dgpu_power')\" != '$e0' ]" > /dev/null
+sleep 2
+gmux-simctl fault none > /dev/null
+echo 1 > "$TEST_GPU/$D/hold"
+st=$(runpm_of "$D" status)
+on=$(gmux-simctl get dgpu_on)
+echo 0 > "$TEST_GPU/$D/hold"
+if [ "$(rp errors)" != "$e0" ] && [ "$st" = active ] && [ "$on" = 1 ] && [ "$(unpowered)" = "$u0" ] &&
+   dmesg_since power-silent | grep -q 'power unknown after a failed cut'; then
+	pass apple_gmux_ng runpm-cut-unconfirmed "cut not confirmed (errors $e0 -> $(rp errors)): taken as off, the next resume powered the dGPU before its driver ran"
+else
+	fail apple_gmux_ng runpm-cut-unconfirmed "errors $e0 -> $(rp errors), dGPU '$st', sim dgpu_on $on, unpowered $u0 -> $(unpowered), log: $(dmesg_since power-silent | grep -c 'power unknown'); $(state)"
+fi
+off_within 10 > /dev/null
+
 # An eGPU is not the gmux's dGPU (nouveau and amdgpu tell them apart by
 # pci_is_thunderbolt_attached()). TEST ONLY: the dGPU stand-in is marked
 # Thunderbolt-attached by the fake GPU driver (QEMU cannot present Intel's

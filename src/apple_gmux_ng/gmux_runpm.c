@@ -237,10 +237,22 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	ret = gmux_dgpu_set_power(gmux, false);
 	if (ret) {
 		rp->errors++;
-		dev_warn(&gmux->pnp->dev, "cannot cut the power of the dGPU %s: %pe; it stays on\n",
+		/*
+		 * The gmux may have cut the power all the same, too late or
+		 * without saying so. "It stays on" must be true: ask for the
+		 * power again. If that is not confirmed either, the power is
+		 * not known: take it as cut, so that the next resume powers
+		 * the GPU and checks that it answers before its driver runs.
+		 */
+		if (!gmux_dgpu_set_power(gmux, true)) {
+			dev_warn(&gmux->pnp->dev, "cannot cut the power of the dGPU %s: %pe; it stays on\n",
+				 pci_name(rp->dgpu), ERR_PTR(ret));
+			ret = -EAGAIN;
+			goto out;
+		}
+		dev_warn(&gmux->pnp->dev, "dGPU %s: power unknown after a failed cut (%pe): taken as off, powered on its next resume\n",
 			 pci_name(rp->dgpu), ERR_PTR(ret));
-		ret = -EAGAIN;
-		goto out;
+		ret = 0;
 	}
 	rp->cut = true;
 	rp->offs++;

@@ -27,6 +27,7 @@
  *   after 1 switches it off, and both raise GMUX_INT_POWER (even when the
  *   dGPU already was in that state). Any other sequence only stores.
  *   GMUX_FAULT_POWER_STUCK: it only stores, whatever the sequence.
+ *   GMUX_FAULT_POWER_SILENT: the sequences act, but raise nothing.
  * - GMUX_FAULT_REFUSE_SWITCH: writes to the three switch registers are
  *   ignored, so they read back the mux's old position.
  * - MAX_BRIGHTNESS is read-only; BRIGHTNESS keeps the low 24 bits written.
@@ -305,13 +306,11 @@ static void gmux_model_write_power(struct gmux_model *m, u8 val)
 	m->power = val;
 	if (prev != 1 || m->fault == GMUX_FAULT_POWER_STUCK)
 		return;
-	if (val == 3) {
-		m->dgpu_on = true;
+	if (val != 3 && val != 0)
+		return;
+	m->dgpu_on = val == 3;
+	if (m->fault != GMUX_FAULT_POWER_SILENT)
 		gmux_model_raise(m, GMUX_INT_POWER);
-	} else if (val == 0) {
-		m->dgpu_on = false;
-		gmux_model_raise(m, GMUX_INT_POWER);
-	}
 }
 
 void gmux_model_reg_write(struct gmux_model *m, u8 port, u32 val)
