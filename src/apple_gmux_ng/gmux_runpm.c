@@ -124,8 +124,11 @@ static struct apple_gmux_ng *gmux_runpm_from_dev(struct device *dev)
 	return dev_get_drvdata(dev);
 }
 
-/* Called with rp->lock held: true if the power must stay on (why: rp->blocker). */
-static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
+/*
+ * Called with rp->lock held: true if the power must stay on, the reason
+ * in @why (@len bytes). Changes nothing.
+ */
+static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu = rp->dgpu, *f;
@@ -133,11 +136,11 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	unsigned int fn;
 
 	if (!dgpu_runtime_off) {
-		strscpy(rp->blocker, "dgpu_runtime_off=0", sizeof(rp->blocker));
+		strscpy(why, "dgpu_runtime_off=0", len);
 		return true;
 	}
 	if (!dgpu) {
-		strscpy(rp->blocker, "no discrete GPU", sizeof(rp->blocker));
+		strscpy(why, "no discrete GPU", len);
 		return true;
 	}
 	/*
@@ -146,16 +149,15 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	 */
 	if (!pm_runtime_status_suspended(&dgpu->dev)) {
 		if (!dgpu->dev.driver)
-			strscpy(rp->blocker, "the discrete GPU has no driver", sizeof(rp->blocker));
+			strscpy(why, "the discrete GPU has no driver", len);
 		else if (!dgpu->dev.power.runtime_auto)
-			strscpy(rp->blocker, "its driver does not let it runtime-suspend",
-				sizeof(rp->blocker));
+			strscpy(why, "its driver does not let it runtime-suspend", len);
 		else
-			strscpy(rp->blocker, "the discrete GPU is active", sizeof(rp->blocker));
+			strscpy(why, "the discrete GPU is active", len);
 		return true;
 	}
 	if (!gmux_panel_on_igd(gmux)) {
-		strscpy(rp->blocker, "the panel is on the discrete GPU", sizeof(rp->blocker));
+		strscpy(why, "the panel is on the discrete GPU", len);
 		return true;
 	}
 	/*
@@ -170,8 +172,7 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 	 */
 	drv = READ_ONCE(dgpu->dev.driver);
 	if (drv && !strcmp(drv->name, "amdgpu")) {
-		strscpy(rp->blocker, "amdgpu: its BACO resume needs the chip powered",
-			sizeof(rp->blocker));
+		strscpy(why, "amdgpu: its BACO resume needs the chip powered", len);
 		return true;
 	}
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
@@ -179,11 +180,11 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux)
 		if (!f)
 			continue;
 		if (!f->dev.driver) {
-			snprintf(rp->blocker, sizeof(rp->blocker), "%s has no driver", pci_name(f));
+			snprintf(why, len, "%s has no driver", pci_name(f));
 			return true;
 		}
 		if (!pm_runtime_suspended(&f->dev)) {
-			snprintf(rp->blocker, sizeof(rp->blocker), "%s is active", pci_name(f));
+			snprintf(why, len, "%s is active", pci_name(f));
 			return true;
 		}
 	}
@@ -229,7 +230,7 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 	int ret;
 
 	mutex_lock(&rp->lock);
-	if (gmux_runpm_blocked(gmux)) {
+	if (gmux_runpm_blocked(gmux, rp->blocker, sizeof(rp->blocker))) {
 		rp->blocked++;
 		ret = -EBUSY;
 		goto out;
@@ -401,15 +402,14 @@ static ssize_t stay_on_reason_show(struct device *dev, struct device_attribute *
 {
 	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
 	struct gmux_runpm *rp = &gmux->runpm;
-	ssize_t len;
+	char why[sizeof(rp->blocker)];
 
+	/* computed now; debugfs last_blocker keeps the switch's last attempt */
 	mutex_lock(&rp->lock);
-	if (rp->cut || !gmux_runpm_blocked(gmux))
-		len = sysfs_emit(buf, "none\n");
-	else
-		len = sysfs_emit(buf, "%s\n", rp->blocker);
+	if (rp->cut || !gmux_runpm_blocked(gmux, why, sizeof(why)))
+		strscpy(why, "none", sizeof(why));
 	mutex_unlock(&rp->lock);
-	return len;
+	return sysfs_emit(buf, "%s\n", why);
 }
 static DEVICE_ATTR_RO(stay_on_reason);
 
