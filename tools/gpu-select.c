@@ -72,6 +72,9 @@ struct state {
 	enum boot_gpu panel;		/* GPU_NONE: vga_switcheroo does not say */
 	char panel_raw[16];		/* "IGD", "DIS" */
 	char lockdown[32];		/* "none", "integrity", ... or "" */
+	char dgpu_state[16];		/* dgpu_power/state: on, off, unknown, or "" */
+	char dgpu_off_by[32];		/* dgpu_power/off_by, or "" */
+	char dgpu_stay_on[128];		/* dgpu_power/stay_on_reason, or "" */
 	const char *no_gmux;		/* why this machine has no gmux, or NULL */
 };
 
@@ -267,6 +270,16 @@ static void find_gmux(struct state *s)
 	closedir(d);
 }
 
+/* One attribute of the bound gmux's dgpu_power device; "" if unreadable */
+static void read_dgpu_power(const struct state *s, const char *name, char *buf, size_t len)
+{
+	char path[sizeof(s->gmux_dev) + 32];
+
+	snprintf(path, sizeof(path), "%s/dgpu_power/%s", s->gmux_dev, name);
+	if (read_line(path, buf, len))
+		buf[0] = 0;
+}
+
 /* Does the firmware declare a gmux (an ACPI device APP000B) at all? */
 static bool acpi_declares_gmux(void)
 {
@@ -404,6 +417,30 @@ static void probe(struct state *s, bool force_efivarfs)
 	path_of(path, sizeof(path), LOCKDOWN);
 	if (!read_line(path, text, sizeof(text)))
 		parse_lockdown(text, s->lockdown, sizeof(s->lockdown));
+
+	/* the dGPU's power, from apple_gmux_ng's switch (absent: older module) */
+	if (s->gmux_dev[0]) {
+		read_dgpu_power(s, "state", s->dgpu_state, sizeof(s->dgpu_state));
+		read_dgpu_power(s, "off_by", s->dgpu_off_by, sizeof(s->dgpu_off_by));
+		read_dgpu_power(s, "stay_on_reason", s->dgpu_stay_on, sizeof(s->dgpu_stay_on));
+	}
+}
+
+/* "dGPU power:" in words, or NULL when apple_gmux_ng does not say */
+static const char *dgpu_power_text(const struct state *s, char *buf, size_t len)
+{
+	if (!s->dgpu_state[0])
+		return NULL;
+	if (!strcmp(s->dgpu_state, "off"))
+		snprintf(buf, len, "off (%s)", !strcmp(s->dgpu_off_by, "vga_switcheroo") ?
+			 "switched OFF through vga_switcheroo" :
+			 !strcmp(s->dgpu_off_by, "runtime_pm") ? "runtime PM" : s->dgpu_off_by);
+	else if (s->dgpu_stay_on[0] && strcmp(s->dgpu_stay_on, "none"))
+		snprintf(buf, len, "%s: %s", !strcmp(s->dgpu_state, "on") ? "on" : "not known",
+			 s->dgpu_stay_on);
+	else
+		snprintf(buf, len, "%s", s->dgpu_state);
+	return buf;
 }
 
 static void json_str(const char *key, const char *v, bool last)
@@ -438,6 +475,7 @@ static const char *gmux_text(const struct state *s)
 static void print_status(const struct state *s, bool json)
 {
 	const char *kind = s->model ? mac_gmux_kind_name(s->model->gmux) : NULL;
+	char power[192];
 
 	if (json) {
 		printf("{\n");
@@ -450,6 +488,9 @@ static void print_status(const struct state *s, bool json)
 		json_str("source", s->source, false);
 		json_str("read_error", s->read_error[0] ? s->read_error : NULL, false);
 		json_str("panel", gpu_names[s->panel], false);
+		json_str("dgpu_power", s->dgpu_state[0] ? s->dgpu_state : NULL, false);
+		json_str("dgpu_off_by", s->dgpu_off_by[0] ? s->dgpu_off_by : NULL, false);
+		json_str("dgpu_stay_on_reason", s->dgpu_stay_on[0] ? s->dgpu_stay_on : NULL, false);
 		json_str("lockdown", s->lockdown[0] ? s->lockdown : NULL, true);
 		printf("}\n");
 		return;
@@ -474,6 +515,8 @@ static void print_status(const struct state *s, bool json)
 		printf("panel now:     %s (vga_switcheroo %s)\n", gpu_names[s->panel], s->panel_raw);
 	else
 		printf("panel now:     not known (no vga_switcheroo client is active in debugfs)\n");
+	if (dgpu_power_text(s, power, sizeof(power)))
+		printf("dGPU power:    %s\n", power);
 	printf("lockdown:      %s\n", s->lockdown[0] ? s->lockdown : "not known (securityfs)");
 }
 

@@ -146,6 +146,8 @@ struct report {
 	bool backlight;
 	long bl_brightness, bl_max;	/* -1: unknown */
 	struct value dgpu_power;
+	struct value dgpu_state;	/* dgpu_power/state: on, off, unknown */
+	struct value dgpu_off_by;	/* dgpu_power/off_by */
 	struct value dgpu_stay_on;
 
 	int ntb;
@@ -592,6 +594,8 @@ static void probe_gmux(struct report *r)
 			   r->gmux_dev);
 		read_value(&r->dgpu_stay_on, GMUX_DRV_DIR "/%s/dgpu_power/stay_on_reason",
 			   r->gmux_dev);
+		read_value(&r->dgpu_state, GMUX_DRV_DIR "/%s/dgpu_power/state", r->gmux_dev);
+		read_value(&r->dgpu_off_by, GMUX_DRV_DIR "/%s/dgpu_power/off_by", r->gmux_dev);
 	}
 	r->backlight = !path_of(path, sizeof(path), GMUX_BL_DIR) && is_dir(path);
 	if (r->backlight) {
@@ -1058,6 +1062,8 @@ static void print_json(const struct report *r)
 	jval("boot_gpu", &r->boot_gpu);
 	jval("dgpu_power", &r->dgpu_power);
 	jval("dgpu_stay_on_reason", &r->dgpu_stay_on);
+	jval("dgpu_power_state", &r->dgpu_state);
+	jval("dgpu_off_by", &r->dgpu_off_by);
 	if (r->backlight) {
 		jopen("backlight", '{');
 		jint("brightness", r->bl_brightness);
@@ -1112,6 +1118,25 @@ static void field(const char *label, const char *v)
 static void vfield(const char *label, const struct value *v)
 {
 	field(label, v->ok ? (v->s[0] ? v->s : "(empty)") : "(not available)");
+}
+
+/* The dGPU's power from dgpu_power/state and off_by (apple_gmux_ng) */
+static const char *dgpu_state_text(const struct report *r)
+{
+	const char *by = r->dgpu_off_by.ok ? r->dgpu_off_by.s : "";
+
+	if (!strcmp(r->dgpu_state.s, "on"))
+		return "powered";
+	if (!strcmp(r->dgpu_state.s, "off"))
+		return !strcmp(by, "vga_switcheroo") ?
+		       "powered off (switched OFF through vga_switcheroo)" :
+		       !strcmp(by, "runtime_pm") ? "powered off (runtime PM)" : "powered off";
+	if (!strcmp(r->dgpu_state.s, "unknown") && strcmp(by, "none") && by[0])
+		return "power not known: the gmux did not confirm the last change";
+	/* no change made since the module loaded: runtime PM's view */
+	if (r->dgpu_power.ok && !strcmp(r->dgpu_power.s, "suspended"))
+		return "powered off (suspended)";
+	return r->dgpu_power.ok ? r->dgpu_power.s : r->dgpu_state.s;
 }
 
 static void text_machine(const struct report *r)
@@ -1273,7 +1298,9 @@ static void text_hardware(const struct report *r)
 		field("driver:", buf);
 		if (r->boot_gpu.ok)
 			field("next boot GPU:", r->boot_gpu.s);
-		if (r->dgpu_power.ok)
+		if (r->dgpu_state.ok)
+			field("discrete GPU:", dgpu_state_text(r));
+		else if (r->dgpu_power.ok)
 			field("discrete GPU:", !strcmp(r->dgpu_power.s, "suspended") ?
 			      "powered off (suspended)" : r->dgpu_power.s);
 		if (r->dgpu_stay_on.ok && strcmp(r->dgpu_stay_on.s, "none"))

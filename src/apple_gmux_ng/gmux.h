@@ -68,23 +68,57 @@ struct gmux_audio_link {
 };
 
 /**
- * struct gmux_switch_state - display switching and dGPU power (gmux_switch.c)
- * @lock: serialises switches and power changes; protects the fields below
- * @power_done: completed by the notify handler on GMUX_INT_POWER
+ * struct gmux_switch_state - display switching (gmux_switch.c)
+ * @lock: serialises switches, and the dGPU power change's register
+ *	requests and firmware link handshake with them (gmux_power.c nests
+ *	it inside &gmux_power.lock); protects the fields below
  * @handler: this gmux's vga_switcheroo handler is registered
  * @external: the external port follows the panel (no Thunderbolt)
- * @dgpu_power: 1 on, 0 off, -1 not known (no change made yet)
  * @switches: display switches carried out and verified
  * @switch_failures: switches that failed or did not read back
  * @ddc_switches: DDC-only switches carried out (classic)
  * @ddc_failures: DDC-only switches that failed
- * @power_changes: dGPU power changes completed
- * @power_failures: power changes that failed or did not complete
- * @power_ns: time spent in completed power changes (benchmark)
- * @power_wait_ns: of that, waiting for the gmux to signal completion
- * @power_irq_missed: power changes whose completion was found in the
- *	status after the interrupt did not come
- * @last_error: the errno of the last failure, 0 if none
+ * @audio_link: audio-to-dGPU device links the driver made
+ * @audio_links_kernel: audio functions the kernel's quirk linked itself
+ */
+struct gmux_switch_state {
+	struct mutex lock;
+	bool handler;
+	bool external;
+	unsigned int switches;
+	unsigned int switch_failures;
+	unsigned int ddc_switches;
+	unsigned int ddc_failures;
+	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
+	unsigned int audio_links_kernel;
+};
+
+/**
+ * enum gmux_power_user - who changes the dGPU's power
+ * @GMUX_POWER_NOBODY: nobody turned it off (it is on, or never changed)
+ * @GMUX_POWER_SWITCHEROO: the vga_switcheroo handler's power_state()
+ * @GMUX_POWER_RUNTIME_PM: the dgpu_power switch's runtime suspend
+ */
+enum gmux_power_user {
+	GMUX_POWER_NOBODY,
+	GMUX_POWER_SWITCHEROO,
+	GMUX_POWER_RUNTIME_PM,
+};
+
+/**
+ * struct gmux_power - the dGPU's power, its one owner (gmux_power.c)
+ * @lock: serialises every change of the dGPU's power; protects the fields
+ *	below. Taken inside &gmux_runpm.lock and vga_switcheroo's own lock
+ * @done: completed by the notify handler on GMUX_INT_POWER
+ * @state: 1 on, 0 off, -1 not known (no change made yet, or one failed)
+ * @off_by: who turned it off (or tried, if @state is not known);
+ *	GMUX_POWER_NOBODY once powered again
+ * @changes: power changes completed
+ * @failures: power changes that failed or did not complete
+ * @ns: time spent in completed power changes (benchmark)
+ * @wait_ns: of that, waiting for the gmux to signal completion
+ * @irq_missed: power changes whose completion was found in the status
+ *	after the interrupt did not come
  * @link_method: the dGPU's ACPI companion if it has the firmware's link
  *	handshake method PWRD, else NULL (an ACPI namespace node: it outlives
  *	the PCI device)
@@ -93,32 +127,22 @@ struct gmux_audio_link {
  * @link_failures: PWRD calls that failed, or PWRD(0) reporting a link that
  *	did not train to its full width
  * @link_ns: time spent in PWRD (benchmark)
- * @audio_link: audio-to-dGPU device links the driver made
- * @audio_links_kernel: audio functions the kernel's quirk linked itself
  */
-struct gmux_switch_state {
+struct gmux_power {
 	struct mutex lock;
-	struct completion power_done;
-	bool handler;
-	bool external;
-	int dgpu_power;
-	unsigned int switches;
-	unsigned int switch_failures;
-	unsigned int ddc_switches;
-	unsigned int ddc_failures;
-	unsigned int power_changes;
-	unsigned int power_failures;
-	u64 power_ns;
-	u64 power_wait_ns;
-	unsigned int power_irq_missed;
-	int last_error;
+	struct completion done;
+	int state;
+	enum gmux_power_user off_by;
+	unsigned int changes;
+	unsigned int failures;
+	u64 ns;
+	u64 wait_ns;
+	unsigned int irq_missed;
 	acpi_handle link_method;
 	unsigned int link_downs;
 	unsigned int link_ups;
 	unsigned int link_failures;
 	u64 link_ns;
-	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
-	unsigned int audio_links_kernel;
 };
 
 /* Functions of a PCI slot: the dGPU and its HDMI audio share one. */
@@ -147,7 +171,6 @@ struct gmux_switch_state {
  *	the fields below
  * @dgpu: the discrete GPU (function 0), referenced, while linked
  * @sibling: the other functions of the GPU's slot, referenced, by function
- * @cut: the driver cut the GPU's power and has not restored it
  * @offs: power cuts
  * @ons: power restorations
  * @blocked: runtime suspends of the switch that left the power on
@@ -169,7 +192,6 @@ struct gmux_runpm {
 	struct mutex lock;
 	struct pci_dev *dgpu;
 	struct pci_dev *sibling[GMUX_DGPU_FUNCS];
-	bool cut;
 	unsigned int offs;
 	unsigned int ons;
 	unsigned int blocked;
@@ -215,7 +237,10 @@ struct gmux_runpm {
  * @notify_errors: notifications whose register access failed
  * @notify_ignored: notifications that came after the GPE was disabled
  * @status_seen: OR of every interrupt status handled
- * @sw: display switching and dGPU power
+ * @last_error: the errno of the last failed display switch or dGPU power
+ *	change, 0 if none (debugfs switch file)
+ * @sw: display switching
+ * @power: the dGPU's power
  * @runpm: automatic power-off of the discrete GPU
  */
 struct apple_gmux_ng {
@@ -250,7 +275,9 @@ struct apple_gmux_ng {
 	atomic_t notify_errors;
 	atomic_t notify_ignored;
 	atomic_t status_seen;
+	int last_error;
 	struct gmux_switch_state sw;
+	struct gmux_power power;
 
 	struct gmux_runpm runpm;
 };
@@ -258,6 +285,7 @@ struct apple_gmux_ng {
 /* gmux_regmap.c */
 extern const struct gmux_io_ops gmux_iomem_ops;
 extern const struct gmux_io_ops gmux_sim_ops;
+extern const struct gmux_reg_access gmux_regmap_access;
 int gmux_regmap_init(struct apple_gmux_ng *gmux);
 const char *gmux_reg_name(unsigned int reg);
 bool gmux_reg_is_32bit(enum mac_gmux_kind kind, unsigned int reg);
@@ -273,55 +301,19 @@ int gmux_irq_init(struct apple_gmux_ng *gmux);
 void gmux_irq_suspend(struct apple_gmux_ng *gmux);
 void gmux_irq_resume(struct apple_gmux_ng *gmux);
 
-/* gmux_switch.c: vga_switcheroo handler and dGPU power */
+/* gmux_power.c: the dGPU's power */
 void gmux_power_init(struct apple_gmux_ng *gmux);
+int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who);
+int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
+void gmux_power_resume(struct apple_gmux_ng *gmux);
+void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
+void gmux_power_irq(struct apple_gmux_ng *gmux);
+void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);
+const char *gmux_power_user_name(enum gmux_power_user who);
+
+/* gmux_switch.c: vga_switcheroo handler */
 int gmux_switch_init(struct apple_gmux_ng *gmux);
 void gmux_switch_exit(struct apple_gmux_ng *gmux);
-void gmux_power_irq(struct apple_gmux_ng *gmux);
-
-/**
- * gmux_dgpu_set_power() - power the discrete GPU on or off
- * @gmux: the gmux, probed (its regmap and interrupt set up)
- * @on: true to power on (DISCRETE_POWER 1 then 3), false for off (1 then 0)
- *
- * The internal API for everything that changes the dGPU's power: the
- * vga_switcheroo handler's power_state() and runtime PM. Sleeps: waits,
- * bounded by GMUX_POWER_TIMEOUT_MS, for the gmux to signal completion
- * (GMUX_INT_POWER) through its interrupt, or polls the interrupt status
- * when the gmux has no GPE or its GPE was disabled. Serialised with
- * display switches. Asking for the state the dGPU is already in is
- * carried out all the same (the gmux is asked again).
- *
- * Return: 0 when the gmux completed the change; -ETIMEDOUT when it did not
- * complete in time; another negative errno when a register access failed.
- * Every failure is logged and counted in debugfs (switch file).
- */
-int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on);
-
-/**
- * gmux_dgpu_set_power_link() - gmux_dgpu_set_power(), link handshake optional
- * @gmux: the gmux
- * @on: as for gmux_dgpu_set_power()
- * @link: call the firmware's link handshake (PWRD) around the change
- *
- * Without @link for a power-off that finds the dGPU unpowered already: a
- * link to take down is not there, and on T2 firmware PWRD(1) would wait a
- * second for an L2 entry that never comes.
- *
- * Return: as gmux_dgpu_set_power().
- */
-int gmux_dgpu_set_power_link(struct apple_gmux_ng *gmux, bool on, bool link);
-
-/**
- * gmux_dgpu_link_found() - note the dGPU's firmware link handshake
- * @gmux: the gmux
- * @dgpu: the discrete GPU (function 0)
- *
- * If @dgpu's ACPI companion has PWRD (GFX0.PWRD on every dual-GPU Mac),
- * gmux_dgpu_set_power() calls PWRD(1) before it cuts the power and
- * PWRD(0) once the power is back.
- */
-void gmux_dgpu_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
 
 /**
  * gmux_display_switch() - move the panel (and DDC, and the external port

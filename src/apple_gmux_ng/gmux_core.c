@@ -283,6 +283,7 @@ static int gmux_suspend(struct device *dev)
 static int gmux_resume(struct device *dev)
 {
 	gmux_irq_resume(dev_get_drvdata(dev));
+	gmux_power_resume(dev_get_drvdata(dev));
 	gmux_runpm_resume(dev_get_drvdata(dev));
 	return 0;
 }

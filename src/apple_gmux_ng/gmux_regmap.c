@@ -335,3 +335,28 @@ int gmux_regmap_init(struct apple_gmux_ng *gmux)
 	gmux->regmap = devm_regmap_init(&gmux->pnp->dev, NULL, gmux, &gmux_regmap_config);
 	return PTR_ERR_OR_ZERO(gmux->regmap);
 }
+
+/* The pure C cores (src/lib/gmux_switch.c) reach the registers through this. */
+static int gmux_acc_read(void *ctx, u8 port, u32 *val)
+{
+	struct apple_gmux_ng *gmux = ctx;
+	unsigned int v;
+	int ret;
+
+	ret = regmap_read(gmux->regmap, port, &v);
+	if (!ret)
+		*val = v;
+	return ret;
+}
+
+static int gmux_acc_write(void *ctx, u8 port, u32 val)
+{
+	struct apple_gmux_ng *gmux = ctx;
+
+	return regmap_write(gmux->regmap, port, val);
+}
+
+const struct gmux_reg_access gmux_regmap_access = {
+	.read	= gmux_acc_read,
+	.write	= gmux_acc_write,
+};

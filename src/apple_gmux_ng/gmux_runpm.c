@@ -54,7 +54,8 @@
  * this driver has linked the GPU); its runtime resume re-POSTs the chip,
  * as after a cut. radeon: never on a Mac (runtime PM needs ATPX, which no
  * Mac has; radeon.runpm=1 changes nothing), so its GPU stays powered
- * unless switched OFF through vga_switcheroo. amdgpu: runtime-suspends by
+ * unless switched OFF through vga_switcheroo (see DOC: dGPU power for how
+ * that and this share the power's one record). amdgpu: runtime-suspends by
  * default into BACO where the chip claims it, and BACO's resume needs the
  * chip powered: the power is never cut under amdgpu. Power is not cut
  * while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
@@ -235,17 +236,17 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 		ret = -EBUSY;
 		goto out;
 	}
-	ret = gmux_dgpu_set_power(gmux, false);
-	if (ret) {
+	ret = gmux_power_set(gmux, false, GMUX_POWER_RUNTIME_PM);
+	if (ret < 0) {
 		rp->errors++;
 		/*
 		 * The gmux may have cut the power all the same, too late or
 		 * without saying so. "It stays on" must be true: ask for the
 		 * power again. If that is not confirmed either, the power is
-		 * not known: take it as cut, so that the next resume powers
-		 * the GPU and checks that it answers before its driver runs.
+		 * not known, and so the next resume powers the GPU and checks
+		 * that it answers before its driver runs.
 		 */
-		if (!gmux_dgpu_set_power(gmux, true)) {
+		if (gmux_power_set(gmux, true, GMUX_POWER_RUNTIME_PM) >= 0) {
 			dev_warn(&gmux->pnp->dev, "cannot cut the power of the dGPU %s: %pe; it stays on\n",
 				 pci_name(rp->dgpu), ERR_PTR(ret));
 			ret = -EAGAIN;
@@ -253,10 +254,11 @@ static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 		}
 		dev_warn(&gmux->pnp->dev, "dGPU %s: power unknown after a failed cut (%pe): taken as off, powered on its next resume\n",
 			 pci_name(rp->dgpu), ERR_PTR(ret));
-		ret = 0;
+	} else if (ret) {
+		rp->offs++;
 	}
-	rp->cut = true;
-	rp->offs++;
+	/* vga_switcheroo may have had it off already: nothing was cut then */
+	ret = 0;
 	rp->blocker[0] = '\0';
 	gmux_runpm_mark_d3cold(rp);
 	dev_dbg(&gmux->pnp->dev, "dGPU %s powered off\n", pci_name(rp->dgpu));
@@ -272,16 +274,16 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 	struct device *dev = &gmux->pnp->dev;
 	int ret;
 
-	if (!rp->cut)
-		return 0;
-	ret = gmux_dgpu_set_power(gmux, true);
-	if (ret) {
+	ret = gmux_power_set(gmux, true, GMUX_POWER_RUNTIME_PM);
+	if (ret < 0) {
 		rp->errors++;
 		dev_err(dev, "cannot power the dGPU %s on: %pe\n",
 			rp->dgpu ? pci_name(rp->dgpu) : "", ERR_PTR(ret));
 		return -EIO;
 	}
-	rp->cut = false;
+	/* it was on: nothing to wait for */
+	if (!ret)
+		return 0;
 	rp->ons++;
 	if (rp->dgpu && gmux_dgpu_wait_alive(rp->dgpu)) {
 		u32 id = 0;
@@ -291,8 +293,7 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 		dev_err(dev, "the dGPU %s does not answer %d ms after power-on (reads 0x%08x); not resuming it\n",
 			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS, id);
 		/* off again: the next resume tries a whole power cycle */
-		if (!gmux_dgpu_set_power(gmux, false))
-			rp->cut = true;
+		gmux_power_set(gmux, false, GMUX_POWER_RUNTIME_PM);
 		return -ENODEV;
 	}
 	dev_dbg(dev, "dGPU %s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "");
@@ -403,18 +404,43 @@ static ssize_t stay_on_reason_show(struct device *dev, struct device_attribute *
 	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
 	struct gmux_runpm *rp = &gmux->runpm;
 	char why[sizeof(rp->blocker)];
+	enum gmux_power_user who;
+	int state;
 
 	/* computed now; debugfs last_blocker keeps the switch's last attempt */
 	mutex_lock(&rp->lock);
-	if (rp->cut || !gmux_runpm_blocked(gmux, why, sizeof(why)))
+	state = gmux_power_state(gmux, &who);
+	if (state < 0 && who != GMUX_POWER_NOBODY)
+		strscpy(why, "the gmux did not confirm the last power change", sizeof(why));
+	else if (!state || !gmux_runpm_blocked(gmux, why, sizeof(why)))
 		strscpy(why, "none", sizeof(why));
 	mutex_unlock(&rp->lock);
 	return sysfs_emit(buf, "%s\n", why);
 }
 static DEVICE_ATTR_RO(stay_on_reason);
 
+/* sysfs state: the dGPU's power as the gmux last set it; off_by: who cut it */
+static ssize_t state_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	int state = gmux_power_state(gmux_runpm_from_dev(dev), NULL);
+
+	return sysfs_emit(buf, "%s\n", state < 0 ? "unknown" : state ? "on" : "off");
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t off_by_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	enum gmux_power_user who;
+
+	gmux_power_state(gmux_runpm_from_dev(dev), &who);
+	return sysfs_emit(buf, "%s\n", gmux_power_user_name(who));
+}
+static DEVICE_ATTR_RO(off_by);
+
 static struct attribute *gmux_dgpu_power_attrs[] = {
 	&dev_attr_stay_on_reason.attr,
+	&dev_attr_state.attr,
+	&dev_attr_off_by.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(gmux_dgpu_power);
@@ -527,7 +553,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		pci_dev_put(dgpu);
 	} else {
 		rp->link = link;
-		gmux_dgpu_link_found(gmux, dgpu);
+		gmux_power_link_found(gmux, dgpu);
 		gmux_runpm_link_siblings(gmux, dgpu);
 		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
@@ -545,6 +571,7 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu = rp->dgpu;
+	enum gmux_power_user who;
 	unsigned int fn;
 
 	lockdep_assert_held(&rp->link_lock);
@@ -565,8 +592,14 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	device_link_del(rp->link);
 	rp->link = NULL;
 	mutex_lock(&rp->lock);
-	/* Its resume may have failed: the power goes back on all the same. */
-	gmux_dgpu_power_on(gmux);
+	/*
+	 * Its resume may have failed: what runtime PM cut goes back on all
+	 * the same. What vga_switcheroo switched OFF stays off: its client
+	 * believes it off.
+	 */
+	gmux_power_state(gmux, &who);
+	if (who == GMUX_POWER_RUNTIME_PM)
+		gmux_dgpu_power_on(gmux);
 	rp->dgpu = NULL;
 	mutex_unlock(&rp->lock);
 	/* and a failed resume of the GPU must not outlive the link */
@@ -617,11 +650,15 @@ static int gmux_runpm_show(struct seq_file *s, void *unused)
 {
 	struct apple_gmux_ng *gmux = s->private;
 	struct gmux_runpm *rp = &gmux->runpm;
+	enum gmux_power_user who;
+	int state;
 
 	mutex_lock(&rp->lock);
 	seq_printf(s, "dgpu: %s\n", rp->dgpu ? pci_name(rp->dgpu) : "none");
 	seq_printf(s, "enabled: %s\n", dgpu_runtime_off ? "yes" : "no");
-	seq_printf(s, "power: %s\n", rp->cut ? "off" : "on");
+	state = gmux_power_state(gmux, &who);
+	seq_printf(s, "power: %s\n", state < 0 ? "unknown" : state ? "on" : "off");
+	seq_printf(s, "off_by: %s\n", gmux_power_user_name(who));
 	seq_printf(s, "power_offs: %u\n", rp->offs);
 	seq_printf(s, "power_ons: %u\n", rp->ons);
 	seq_printf(s, "blocked: %u\n", rp->blocked);
@@ -746,36 +783,20 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 }
 
 /**
- * gmux_runpm_resume() - after a system sleep, cut again what was cut
+ * gmux_runpm_resume() - after a system sleep and gmux_power_resume()
  * @gmux: the gmux
  *
- * The firmware may power the discrete GPU when the machine wakes; the GPU
- * is still runtime-suspended and its power must go off again. Only logs on
- * failure: a gmux fault never fails a resume.
+ * A GPU whose power runtime PM cut, and that gmux_power_resume() cut
+ * again, is D3cold to the PCI core once more.
  */
 void gmux_runpm_resume(struct apple_gmux_ng *gmux)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
-	int ret;
+	enum gmux_power_user who;
 
-	if (!rp->power_dev)
-		return;
 	mutex_lock(&rp->lock);
-	if (rp->cut) {
-		/*
-		 * A dGPU the firmware left unpowered does not answer: its
-		 * link is not up to take down first.
-		 */
-		ret = gmux_dgpu_set_power_link(gmux, false,
-					       rp->dgpu && pci_device_is_present(rp->dgpu));
-		if (ret) {
-			rp->errors++;
-			dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep: %pe\n",
-				 ERR_PTR(ret));
-		} else if (rp->dgpu) {
-			gmux_runpm_mark_d3cold(rp);
-		}
-	}
+	if (rp->dgpu && !gmux_power_state(gmux, &who) && who == GMUX_POWER_RUNTIME_PM)
+		gmux_runpm_mark_d3cold(rp);
 	mutex_unlock(&rp->lock);
 }
 

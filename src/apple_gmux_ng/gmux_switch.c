@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apple_gmux_ng - display switching (vga_switcheroo handler) and dGPU power
+ * apple_gmux_ng - display switching (vga_switcheroo handler)
  *
  * Copyright (C) 2026 The macsupport developers
  */
@@ -57,64 +57,11 @@
  * debugfs: /sys/kernel/debug/apple_gmux_ng/<pnp device>/switch shows the
  * handler, the panel's GPU as the gmux reports it, the dGPU's power as
  * last set, and counters of switches, power changes and their failures.
- *
- * DOC: dGPU power
- *
- * DISCRETE_POWER takes 1 then 3 to power the dGPU on, 1 then 0 to power it
- * off; the gmux sequences the rails and raises GMUX_INT_POWER when done.
- * With a GPE the driver waits for that interrupt (GMUX_POWER_TIMEOUT_MS);
- * if it does not come but the status shows the completion, the change
- * counts as done and the missed interrupt is counted. Without a GPE (or
- * once it was disabled) the driver polls the interrupt status for the same
- * bit and clears it. A change that does not complete is an error: returned
- * (vga_switcheroo ignores power_state()'s result, so it is also logged)
- * and counted. gmux_dgpu_set_power() is the one entry point (see gmux.h).
- *
- * Every dual-GPU Mac's firmware has a link handshake for the operating
- * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
- * down (Link Disable and 100 ms on MacBookPro8,2 and 10,1; PUPD's L2/L3
- * entry and lane power-down on 11,3, 13,3 and 15,1), PWRD(0) brings it up
- * again and waits for training, returning 0 if the link came up at its full
- * width (x8). The firmware never calls it itself. Where the dGPU's node has
- * PWRD, a power-off calls PWRD(1) before DISCRETE_POWER cuts the power,
- * and a power-on calls PWRD(0) once the gmux has completed it: cutting a
- * live link, or leaving it disabled, is what keeps a dGPU from coming back
- * (reported on MacBookPro16,1). A failed PWRD is logged and counted, and
- * the power change goes on: the power-on path then finds out whether the
- * GPU answers. On T2 Macs PWRD(0) itself also writes DISCRETE_POWER = 3
- * through the gmux's window (PUPD's MBWR); the driver has powered it on
- * already by then. Not called: PWG1/PWG3 (retraining at 2.5/8 GT/s).
  */
 
 /* The gmux whose handler is registered; one per system. */
 static DEFINE_MUTEX(gmux_handler_lock);
 static struct apple_gmux_ng *gmux_handler_owner;
-
-#define GMUX_POWER_POLL_US	1000
-
-static int gmux_acc_read(void *ctx, u8 port, u32 *val)
-{
-	struct apple_gmux_ng *gmux = ctx;
-	unsigned int v;
-	int ret;
-
-	ret = regmap_read(gmux->regmap, port, &v);
-	if (!ret)
-		*val = v;
-	return ret;
-}
-
-static int gmux_acc_write(void *ctx, u8 port, u32 val)
-{
-	struct apple_gmux_ng *gmux = ctx;
-
-	return regmap_write(gmux->regmap, port, val);
-}
-
-static const struct gmux_reg_access gmux_regmap_access = {
-	.read	= gmux_acc_read,
-	.write	= gmux_acc_write,
-};
 
 static const char *gmux_gpu_name(enum gmux_gpu gpu)
 {
@@ -148,7 +95,7 @@ int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to)
 	ret = gmux_switch_run(&gmux_regmap_access, gmux, steps, n, &res);
 	if (ret) {
 		gmux->sw.switch_failures++;
-		gmux->sw.last_error = ret;
+		WRITE_ONCE(gmux->last_error, ret);
 		gmux_log_switch_failure(gmux, "display switch", to, &res);
 	} else {
 		gmux->sw.switches++;
@@ -170,190 +117,13 @@ static int gmux_ddc_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to, enum gm
 	ret = gmux_switch_ddc(&gmux_regmap_access, gmux, to, old, &res);
 	if (ret) {
 		gmux->sw.ddc_failures++;
-		gmux->sw.last_error = ret;
+		WRITE_ONCE(gmux->last_error, ret);
 		gmux_log_switch_failure(gmux, "DDC switch", to, &res);
 	} else {
 		gmux->sw.ddc_switches++;
 	}
 	mutex_unlock(&gmux->sw.lock);
 	return ret;
-}
-
-/* Does the gmux's interrupt tell us when a power change is done? */
-static bool gmux_power_irq_usable(struct apple_gmux_ng *gmux)
-{
-	bool usable;
-
-	mutex_lock(&gmux->irq_lock);
-	usable = gmux->gpe >= 0 && !gmux->gpe_off && !gmux->irq_stopping && !gmux->suspended;
-	mutex_unlock(&gmux->irq_lock);
-	return usable;
-}
-
-/* Is GMUX_INT_POWER pending? If so, clear it. */
-static int gmux_power_status_take(struct apple_gmux_ng *gmux, bool *done)
-{
-	unsigned int status;
-	int ret;
-
-	*done = false;
-	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &status);
-	if (ret || !(status & GMUX_INT_POWER))
-		return ret;
-	*done = true;
-	return regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, GMUX_INT_POWER);
-}
-
-static int gmux_power_poll(struct apple_gmux_ng *gmux)
-{
-	unsigned long deadline = jiffies + msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS);
-	bool done, late;
-	int ret;
-
-	for (;;) {
-		/* only a poll that began after the deadline concludes a timeout */
-		late = time_after(jiffies, deadline);
-		ret = gmux_power_status_take(gmux, &done);
-		if (ret || done)
-			return ret;
-		if (late)
-			return -ETIMEDOUT;
-		usleep_range(GMUX_POWER_POLL_US, 2 * GMUX_POWER_POLL_US);
-	}
-}
-
-static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
-{
-	bool done;
-	int ret;
-
-	if (wait_for_completion_timeout(&gmux->sw.power_done,
-					msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS)))
-		return 0;
-	/* no interrupt: did the gmux finish anyway? */
-	ret = gmux_power_status_take(gmux, &done);
-	if (ret)
-		return ret;
-	if (!done && !completion_done(&gmux->sw.power_done))
-		return -ETIMEDOUT;
-	gmux->sw.power_irq_missed++;
-	dev_warn_ratelimited(&gmux->pnp->dev, "dGPU power change completed without its interrupt\n");
-	return 0;
-}
-
-void gmux_dgpu_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
-{
-	acpi_handle handle = ACPI_HANDLE(&dgpu->dev);
-
-	if (!handle || !acpi_has_method(handle, "PWRD"))
-		return;
-	mutex_lock(&gmux->sw.lock);
-	if (!gmux->sw.link_method) {
-		gmux->sw.link_method = handle;
-		dev_info(&gmux->pnp->dev, "dGPU %s: firmware link handshake %pfwf.PWRD\n",
-			 pci_name(dgpu), acpi_fwnode_handle(ACPI_COMPANION(&dgpu->dev)));
-	}
-	mutex_unlock(&gmux->sw.lock);
-}
-
-/* PWRD(@down) of the dGPU's node; gmux->sw.lock held. */
-static void gmux_dgpu_link(struct apple_gmux_ng *gmux, bool down)
-{
-	union acpi_object arg = { .integer = { .type = ACPI_TYPE_INTEGER, .value = down } };
-	struct acpi_object_list args = { .count = 1, .pointer = &arg };
-	acpi_handle handle = gmux->sw.link_method;
-	unsigned long long val;
-	acpi_status status;
-	ktime_t t0;
-
-	lockdep_assert_held(&gmux->sw.lock);
-	if (!handle)
-		return;
-	t0 = ktime_get();
-	status = acpi_evaluate_integer(handle, "PWRD", &args, &val);
-	gmux->sw.link_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
-	if (down)
-		gmux->sw.link_downs++;
-	else
-		gmux->sw.link_ups++;
-	if (ACPI_FAILURE(status)) {
-		gmux->sw.link_failures++;
-		dev_warn(&gmux->pnp->dev, "dGPU link %s (PWRD(%d)) failed: %s\n",
-			 down ? "down" : "up", down, acpi_format_exception(status));
-	} else if (!down && val) {
-		gmux->sw.link_failures++;
-		dev_warn(&gmux->pnp->dev, "dGPU link up (PWRD(0)): the firmware says it did not train to full width (%llu)\n",
-			 val);
-	}
-}
-
-int gmux_dgpu_set_power(struct apple_gmux_ng *gmux, bool on)
-{
-	return gmux_dgpu_set_power_link(gmux, on, true);
-}
-
-int gmux_dgpu_set_power_link(struct apple_gmux_ng *gmux, bool on, bool link)
-{
-	struct device *dev = &gmux->pnp->dev;
-	ktime_t t0, t_wait;
-	bool use_irq, stale;
-	int ret;
-
-	mutex_lock(&gmux->sw.lock);
-	t0 = ktime_get();
-	/* the link goes down before the power does */
-	if (!on && link)
-		gmux_dgpu_link(gmux, true);
-	use_irq = gmux_power_irq_usable(gmux);
-	reinit_completion(&gmux->sw.power_done);
-	if (!use_irq) {
-		/* a completion left from before must not end this wait */
-		ret = gmux_power_status_take(gmux, &stale);
-		if (ret)
-			goto fail;
-	}
-	ret = gmux_power_request(&gmux_regmap_access, gmux, on);
-	if (ret)
-		goto fail;
-	t_wait = ktime_get();
-	ret = use_irq ? gmux_power_wait_irq(gmux) : gmux_power_poll(gmux);
-	if (ret)
-		goto fail;
-	gmux->sw.power_wait_ns += ktime_to_ns(ktime_sub(ktime_get(), t_wait));
-	/* powered: the link comes up and trains */
-	if (on && link)
-		gmux_dgpu_link(gmux, false);
-	gmux->sw.power_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
-	gmux->sw.dgpu_power = on;
-	gmux->sw.power_changes++;
-	mutex_unlock(&gmux->sw.lock);
-	dev_dbg(dev, "dGPU powered %s\n", on ? "on" : "off");
-	return 0;
-
-fail:
-	gmux->sw.power_failures++;
-	gmux->sw.last_error = ret;
-	/* the gmux may have acted on part of it: the state is not known */
-	gmux->sw.dgpu_power = -1;
-	mutex_unlock(&gmux->sw.lock);
-	if (ret == -ETIMEDOUT)
-		dev_err(dev, "dGPU power %s did not complete within %u ms (%s)\n",
-			on ? "on" : "off", GMUX_POWER_TIMEOUT_MS,
-			use_irq ? "no POWER interrupt" : "POWER status never set");
-	else
-		dev_err(dev, "dGPU power %s failed: %pe\n", on ? "on" : "off", ERR_PTR(ret));
-	return ret;
-}
-
-/**
- * gmux_power_irq() - the notify handler saw GMUX_INT_POWER
- * @gmux: the gmux
- *
- * Called after the status was cleared; wakes a waiting power change.
- */
-void gmux_power_irq(struct apple_gmux_ng *gmux)
-{
-	complete(&gmux->sw.power_done);
 }
 
 /* vga_switcheroo handler: the callbacks reach the one registered gmux. */
@@ -382,7 +152,8 @@ static int gmux_vga_power_state(enum vga_switcheroo_client_id id,
 	/* the gmux powers the dGPU only */
 	if (id != VGA_SWITCHEROO_DIS)
 		return 0;
-	return gmux_dgpu_set_power(gmux_handler_owner, state == VGA_SWITCHEROO_ON);
+	return gmux_power_set(gmux_handler_owner, state == VGA_SWITCHEROO_ON,
+			      GMUX_POWER_SWITCHEROO) < 0 ? -EIO : 0;
 }
 
 /*
@@ -450,23 +221,11 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 		seq_printf(s, "display: error %d\n", ret);
 	else
 		seq_printf(s, "display: %s\n", gmux_gpu_name(gmux_display_owner(val)));
-	seq_printf(s, "dgpu_power: %s\n", gmux->sw.dgpu_power < 0 ? "unknown" :
-		   gmux->sw.dgpu_power ? "on" : "off");
 	seq_printf(s, "switches: %u\n", gmux->sw.switches);
 	seq_printf(s, "switch_failures: %u\n", gmux->sw.switch_failures);
 	seq_printf(s, "ddc_switches: %u\n", gmux->sw.ddc_switches);
 	seq_printf(s, "ddc_failures: %u\n", gmux->sw.ddc_failures);
-	seq_printf(s, "power_changes: %u\n", gmux->sw.power_changes);
-	seq_printf(s, "power_failures: %u\n", gmux->sw.power_failures);
-	seq_printf(s, "power_irq_missed: %u\n", gmux->sw.power_irq_missed);
-	seq_printf(s, "link_handshake: %s\n", gmux->sw.link_method ? "PWRD" : "none");
-	seq_printf(s, "link_downs: %u\n", gmux->sw.link_downs);
-	seq_printf(s, "link_ups: %u\n", gmux->sw.link_ups);
-	seq_printf(s, "link_failures: %u\n", gmux->sw.link_failures);
-	seq_printf(s, "link_us: %llu\n", div_u64(gmux->sw.link_ns, NSEC_PER_USEC));
-	seq_printf(s, "power_time_us: %llu\n", div_u64(gmux->sw.power_ns, NSEC_PER_USEC));
-	seq_printf(s, "power_wait_us: %llu\n", div_u64(gmux->sw.power_wait_ns, NSEC_PER_USEC));
-	seq_printf(s, "last_error: %d\n", gmux->sw.last_error);
+	seq_printf(s, "last_error: %d\n", READ_ONCE(gmux->last_error));
 	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++)
 		if (gmux->sw.audio_link[i].hda)
 			seq_printf(s, "audio_link: %s -> %s\n",
@@ -474,20 +233,11 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 				   pci_name(gmux->sw.audio_link[i].gpu));
 	seq_printf(s, "audio_links_by_kernel_quirk: %u\n", gmux->sw.audio_links_kernel);
 	mutex_unlock(&gmux->sw.lock);
+	/* not under sw.lock: a power change takes it inside its own */
+	gmux_power_show(s, gmux);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gmux_switch);
-
-/**
- * gmux_power_init() - set up the dGPU power state
- * @gmux: the gmux, before its interrupt can fire
- */
-void gmux_power_init(struct apple_gmux_ng *gmux)
-{
-	mutex_init(&gmux->sw.lock);
-	init_completion(&gmux->sw.power_done);
-	gmux->sw.dgpu_power = -1;
-}
 
 /*
  * The kernel's quirk_gpu_hda links the HDA function of these vendors' GPUs

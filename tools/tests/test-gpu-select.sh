@@ -89,6 +89,9 @@ cat > "$T/j1.expected" <<EOF
   "source": "efivarfs",
   "read_error": null,
   "panel": "integrated",
+  "dgpu_power": null,
+  "dgpu_off_by": null,
+  "dgpu_stay_on_reason": null,
   "lockdown": "none"
 }
 EOF
@@ -132,6 +135,19 @@ var "$M" '\001\000\000\000'	# efivarfs says otherwise: the attribute wins
 check "status through the attribute" sh -c "'$TOOL' --root '$M' > '$T/out' &&
 	grep -qx 'gmux:          indexed, bound by apple_gmux_ng (/sys/bus/pnp/drivers/apple_gmux_ng/00:05)' '$T/out' &&
 	grep -qx 'next boot GPU: discrete (through apple_gmux_ng)' '$T/out'"
+mkdir -p "$G/dgpu_power"
+echo off > "$G/dgpu_power/state"
+echo vga_switcheroo > "$G/dgpu_power/off_by"
+echo none > "$G/dgpu_power/stay_on_reason"
+check "status: the dGPU switched OFF, and by whom" sh -c "'$TOOL' --root '$M' > '$T/out' &&
+	grep -qx 'dGPU power:    off (switched OFF through vga_switcheroo)' '$T/out' &&
+	'$TOOL' --root '$M' --json | grep -qx '  \"dgpu_off_by\": \"vga_switcheroo\",'"
+echo on > "$G/dgpu_power/state"
+echo none > "$G/dgpu_power/off_by"
+echo "its driver does not let it runtime-suspend" > "$G/dgpu_power/stay_on_reason"
+check "status: the dGPU powered, and why" sh -c "'$TOOL' --root '$M' > '$T/out' &&
+	grep -qx 'dGPU power:    on: its driver does not let it runtime-suspend' '$T/out' &&
+	'$TOOL' --root '$M' --json | grep -qx '  \"dgpu_stay_on_reason\": \"its driver does not let it runtime-suspend\",'"
 check "set through the attribute" sh -c "'$TOOL' --root '$M' unset > '$T/out' &&
 	[ \"\$(cat '$G/boot_gpu')\" = unset ] && [ \$(bytes '$M/sys/firmware/efi/efivars/$VAR') = 0700000001000000 ]"
 check "--efivarfs reads efivarfs although bound" sh -c "'$TOOL' --root '$M' --efivarfs --json |

@@ -130,6 +130,8 @@ full_mac() {
 	echo integrated > "$1/sys/devices/pnp0/00:03/boot_gpu"
 	echo suspended > "$1/sys/devices/pnp0/00:03/dgpu_power/power/runtime_status"
 	echo none > "$1/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
+	echo off > "$1/sys/devices/pnp0/00:03/dgpu_power/state"
+	echo runtime_pm > "$1/sys/devices/pnp0/00:03/dgpu_power/off_by"
 	echo 50 > "$1/sys/class/backlight/gmux_backlight/brightness"
 	echo 1023 > "$1/sys/class/backlight/gmux_backlight/max_brightness"
 	module "$1" apple_props
@@ -181,7 +183,7 @@ check "known Mac: text gives each quirk's state and reason, and the fix" sh -c "
 check "known Mac: text shows gmux, Thunderbolt and Apple properties" sh -c "
 	grep -q '^  kind: *indexed\$' '$T/full.txt' &&
 	grep -q '^  next boot GPU: integrated\$' '$T/full.txt' &&
-	grep -q '^  discrete GPU: *powered off (suspended)\$' '$T/full.txt' &&
+	grep -q '^  discrete GPU: *powered off (runtime PM)\$' '$T/full.txt' &&
 	! grep -q 'powered because' '$T/full.txt' &&
 	grep -q '^  backlight: *gmux_backlight, 50 of 1023\$' '$T/full.txt' &&
 	grep -q '^  0000:07:00.0: Cactus Ridge, power off, 3 power-downs\$' '$T/full.txt' &&
@@ -197,7 +199,7 @@ check "known Mac: --json carries model, quirks, fix, gmux, Thunderbolt, properti
 	[ \"\$(jq_py '$T/full.json' \"d['quirks']['list'][3]['reason']\")\" = 'the running kernel answers _OSI(\"Darwin\") on Apple hardware' ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['loaded'], m['bound']) for m in d['modules']][0]\")\" = \"('apple_gmux_ng', True, [{'bus': 'pnp', 'driver': 'apple_gmux_ng', 'device_count': 1, 'devices': ['00:03']}])\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['attached_count'], m['attached']) for m in d['modules']]\")\" = \"[('apple_gmux_ng', 0, []), ('apple_props', 2, ['0000:00:02.0', '0000:01:00.0']), ('tb_macpm', 1, ['0000:07:00.0']), ('mac_quirks', 1, ['platform/mac_quirks'])]\" ] &&
-	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'dgpu_power_state': 'off', 'dgpu_off_by': 'runtime_pm', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
 
 # --- 1b. the same Mac with its dGPU powered: the report says why ------------
@@ -206,14 +208,29 @@ M=$T/mbp10on
 full_mac "$M"
 echo active > "$M/sys/devices/pnp0/00:03/dgpu_power/power/runtime_status"
 echo "its driver does not let it runtime-suspend" > "$M/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
+echo on > "$M/sys/devices/pnp0/00:03/dgpu_power/state"
+echo none > "$M/sys/devices/pnp0/00:03/dgpu_power/off_by"
 run dgpuon "$M"
 check "known Mac, dGPU powered: text and JSON say why" sh -c "
-	grep -q '^  discrete GPU: *active\$' '$T/dgpuon.txt' &&
+	grep -q '^  discrete GPU: *powered\$' '$T/dgpuon.txt' &&
 	grep -q '^  powered because: *its driver does not let it runtime-suspend\$' '$T/dgpuon.txt' &&
 	[ \"\$(jq_py '$T/dgpuon.json' \"d['gmux']['dgpu_stay_on_reason']\")\" = 'its driver does not let it runtime-suspend' ]"
 
+# The same Mac with its dGPU switched OFF through vga_switcheroo (radeon):
+# the switch device is active, the power is off, and the report says who.
+echo off > "$M/sys/devices/pnp0/00:03/dgpu_power/state"
+echo vga_switcheroo > "$M/sys/devices/pnp0/00:03/dgpu_power/off_by"
+echo none > "$M/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
+run dgpuswoff "$M"
+check "known Mac, dGPU switched OFF: text and JSON say it is off and by whom" sh -c "
+	grep -q '^  discrete GPU: *powered off (switched OFF through vga_switcheroo)\$' '$T/dgpuswoff.txt' &&
+	! grep -q 'powered because' '$T/dgpuswoff.txt' &&
+	[ \"\$(jq_py '$T/dgpuswoff.json' \"(d['gmux']['dgpu_power'], d['gmux']['dgpu_power_state'], d['gmux']['dgpu_off_by'])\")\" = \"('active', 'off', 'vga_switcheroo')\" ]"
+check "known Mac, dGPU switched OFF: --json validates" validate "$T/dgpuswoff.json"
+
 # --- 2. the same Mac, every quirk in order -----------------------------------
 
+M=$T/mbp10
 rm "$M/sys/devices/platform/mac_quirks/quirks/mbp_poweroff_window"
 run fine "$M"
 check "known Mac, no quirk needs action: exit 0, JSON status ok" sh -c "

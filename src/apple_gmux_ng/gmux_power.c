@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apple_gmux_ng - the discrete GPU's power: one owner
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#include <linux/acpi.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
+
+#include "gmux.h"
+
+/**
+ * DOC: dGPU power
+ *
+ * DISCRETE_POWER takes 1 then 3 to power the dGPU on, 1 then 0 to power it
+ * off; the gmux sequences the rails and raises GMUX_INT_POWER when done.
+ * With a GPE the driver waits for that interrupt (GMUX_POWER_TIMEOUT_MS);
+ * if it does not come but the status shows the completion, the change
+ * counts as done and the missed interrupt is counted. Without a GPE (or
+ * once it was disabled) the driver polls the interrupt status for the same
+ * bit and clears it. A change that does not complete is an error: returned
+ * (vga_switcheroo ignores power_state()'s result, so it is also logged)
+ * and counted.
+ *
+ * One owner: two parts of the driver change the dGPU's power, the
+ * vga_switcheroo handler (power_state(): a manual ``ON``/``OFF``, the power
+ * stage of a switch) and runtime PM (the dgpu_power switch, see DOC:
+ * Automatic power-off of the discrete GPU). Both go through
+ * gmux_power_set(), under one lock, and one record says whether the dGPU
+ * is on, off or in a state not known (a change that failed), and who
+ * turned it off. A request for the state already in force touches no
+ * register; one after a failure is carried out. So runtime PM finds a dGPU
+ * that vga_switcheroo switched OFF off (the switch has nothing to cut, its
+ * reason to stay on is "none") and powers it before anything on it
+ * resumes; a vga_switcheroo ``ON`` of a dGPU that runtime PM cut powers it
+ * (its next runtime resume then finds it on); and after a system sleep
+ * gmux_power_resume() cuts again whatever was off, whoever turned it off:
+ * the firmware may power the dGPU when the machine wakes, and neither
+ * vga_switcheroo nor a driver it switched OFF (radeon) powers it down
+ * again. When the driver unbinds, the dGPU stays off if vga_switcheroo
+ * turned it off (its client believes it off, and powers it through the
+ * next handler), and is powered if runtime PM did.
+ *
+ * Every dual-GPU Mac's firmware has a link handshake for the operating
+ * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
+ * down (Link Disable and 100 ms on MacBookPro8,2 and 10,1; PUPD's L2/L3
+ * entry and lane power-down on 11,3, 13,3 and 15,1), PWRD(0) brings it up
+ * again and waits for training, returning 0 if the link came up at its full
+ * width (x8). The firmware never calls it itself. Where the dGPU's node has
+ * PWRD, a power-off calls PWRD(1) before DISCRETE_POWER cuts the power,
+ * and a power-on calls PWRD(0) once the gmux has completed it: cutting a
+ * live link, or leaving it disabled, is what keeps a dGPU from coming back
+ * (reported on MacBookPro16,1). A failed PWRD is logged and counted, and
+ * the power change goes on: the power-on path then finds out whether the
+ * GPU answers. On T2 Macs PWRD(0) itself also writes DISCRETE_POWER = 3
+ * through the gmux's window (PUPD's MBWR); the driver has powered it on
+ * already by then, and holds the display switch lock (gmux->sw.lock) over
+ * each PWRD and register request, so that no display switch of its own
+ * interleaves with the firmware's writes. Not called: PWG1/PWG3
+ * (retraining at 2.5/8 GT/s).
+ */
+
+/* without a GPE: how often the interrupt status is polled */
+#define GMUX_POWER_POLL_US	1000
+
+static const char *const gmux_power_user_names[] = {
+	[GMUX_POWER_NOBODY]	= "none",
+	[GMUX_POWER_SWITCHEROO]	= "vga_switcheroo",
+	[GMUX_POWER_RUNTIME_PM]	= "runtime_pm",
+};
+
+/* Does the gmux's interrupt tell us when a power change is done? */
+static bool gmux_power_irq_usable(struct apple_gmux_ng *gmux)
+{
+	bool usable;
+
+	mutex_lock(&gmux->irq_lock);
+	usable = gmux->gpe >= 0 && !gmux->gpe_off && !gmux->irq_stopping && !gmux->suspended;
+	mutex_unlock(&gmux->irq_lock);
+	return usable;
+}
+
+/* Is GMUX_INT_POWER pending? If so, clear it. */
+static int gmux_power_status_take(struct apple_gmux_ng *gmux, bool *done)
+{
+	unsigned int status;
+	int ret;
+
+	*done = false;
+	ret = regmap_read(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, &status);
+	if (ret || !(status & GMUX_INT_POWER))
+		return ret;
+	*done = true;
+	return regmap_write(gmux->regmap, GMUX_PORT_INTERRUPT_STATUS, GMUX_INT_POWER);
+}
+
+static int gmux_power_poll(struct apple_gmux_ng *gmux)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS);
+	bool done, late;
+	int ret;
+
+	for (;;) {
+		/* only a poll that began after the deadline concludes a timeout */
+		late = time_after(jiffies, deadline);
+		ret = gmux_power_status_take(gmux, &done);
+		if (ret || done)
+			return ret;
+		if (late)
+			return -ETIMEDOUT;
+		usleep_range(GMUX_POWER_POLL_US, 2 * GMUX_POWER_POLL_US);
+	}
+}
+
+static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+	bool done;
+	int ret;
+
+	if (wait_for_completion_timeout(&pw->done, msecs_to_jiffies(GMUX_POWER_TIMEOUT_MS)))
+		return 0;
+	/* no interrupt: did the gmux finish anyway? */
+	ret = gmux_power_status_take(gmux, &done);
+	if (ret)
+		return ret;
+	if (!done && !completion_done(&pw->done))
+		return -ETIMEDOUT;
+	pw->irq_missed++;
+	dev_warn_ratelimited(&gmux->pnp->dev, "dGPU power change completed without its interrupt\n");
+	return 0;
+}
+
+/* PWRD(@down) of the dGPU's node; pw->lock held. */
+static void gmux_power_link(struct apple_gmux_ng *gmux, bool down)
+{
+	union acpi_object arg = { .integer = { .type = ACPI_TYPE_INTEGER, .value = down } };
+	struct acpi_object_list args = { .count = 1, .pointer = &arg };
+	struct gmux_power *pw = &gmux->power;
+	unsigned long long val;
+	acpi_status status;
+	ktime_t t0;
+
+	lockdep_assert_held(&pw->lock);
+	if (!pw->link_method)
+		return;
+	t0 = ktime_get();
+	mutex_lock(&gmux->sw.lock);
+	status = acpi_evaluate_integer(pw->link_method, "PWRD", &args, &val);
+	mutex_unlock(&gmux->sw.lock);
+	pw->link_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	if (down)
+		pw->link_downs++;
+	else
+		pw->link_ups++;
+	if (ACPI_FAILURE(status)) {
+		pw->link_failures++;
+		dev_warn(&gmux->pnp->dev, "dGPU link %s (PWRD(%d)) failed: %s\n",
+			 down ? "down" : "up", down, acpi_format_exception(status));
+	} else if (!down && val) {
+		pw->link_failures++;
+		dev_warn(&gmux->pnp->dev, "dGPU link up (PWRD(0)): the firmware says it did not train to full width (%llu)\n",
+			 val);
+	}
+}
+
+/*
+ * Is the dGPU behind the link handshake there to take its link down? One
+ * the firmware left unpowered (after a sleep) does not answer, and on T2
+ * firmware PWRD(1) would then wait a second for an L2 entry that never
+ * comes. pw->lock held.
+ */
+static bool gmux_power_link_present(struct gmux_power *pw)
+{
+	struct pci_dev *dgpu;
+	bool present;
+
+	if (!pw->link_method)
+		return false;
+	dgpu = acpi_get_pci_dev(pw->link_method);
+	present = dgpu && pci_device_is_present(dgpu);
+	pci_dev_put(dgpu);
+	return present;
+}
+
+/*
+ * The change itself: link handshake, DISCRETE_POWER, the wait for its
+ * completion. pw->lock held; the record is the caller's.
+ */
+static int gmux_power_change(struct apple_gmux_ng *gmux, bool on, bool link)
+{
+	struct gmux_power *pw = &gmux->power;
+	ktime_t t0, t_wait;
+	bool use_irq, stale;
+	int ret;
+
+	lockdep_assert_held(&pw->lock);
+	t0 = ktime_get();
+	/* the link goes down before the power does */
+	if (!on && link)
+		gmux_power_link(gmux, true);
+	use_irq = gmux_power_irq_usable(gmux);
+	reinit_completion(&pw->done);
+	mutex_lock(&gmux->sw.lock);
+	/* a completion left from before must not end this wait */
+	ret = use_irq ? 0 : gmux_power_status_take(gmux, &stale);
+	if (!ret)
+		ret = gmux_power_request(&gmux_regmap_access, gmux, on);
+	mutex_unlock(&gmux->sw.lock);
+	if (ret)
+		return ret;
+	t_wait = ktime_get();
+	ret = use_irq ? gmux_power_wait_irq(gmux) : gmux_power_poll(gmux);
+	if (ret) {
+		if (ret == -ETIMEDOUT)
+			dev_err(&gmux->pnp->dev, "dGPU power %s did not complete within %u ms (%s)\n",
+				on ? "on" : "off", GMUX_POWER_TIMEOUT_MS,
+				use_irq ? "no POWER interrupt" : "POWER status never set");
+		return ret;
+	}
+	pw->wait_ns += ktime_to_ns(ktime_sub(ktime_get(), t_wait));
+	/* powered: the link comes up and trains */
+	if (on && link)
+		gmux_power_link(gmux, false);
+	pw->ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	return 0;
+}
+
+/* gmux_power_set() with pw->lock held; @again: even if already so */
+static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who,
+			    bool link, bool again)
+{
+	struct gmux_power *pw = &gmux->power;
+	int ret;
+
+	lockdep_assert_held(&pw->lock);
+	/* already so: the first who turned it off stays its owner */
+	if (pw->state == on && !again)
+		return 0;
+	/* a failed power-off leaves it off for all we know: its user's */
+	if (!on)
+		pw->off_by = who;
+	ret = gmux_power_change(gmux, on, link);
+	if (ret) {
+		pw->failures++;
+		WRITE_ONCE(gmux->last_error, ret);
+		/* the gmux may have acted on part of it: the state is not known */
+		pw->state = -1;
+		if (ret != -ETIMEDOUT)
+			dev_err(&gmux->pnp->dev, "dGPU power %s failed: %pe\n",
+				on ? "on" : "off", ERR_PTR(ret));
+		return ret;
+	}
+	pw->state = on;
+	if (on)
+		pw->off_by = GMUX_POWER_NOBODY;
+	pw->changes++;
+	dev_dbg(&gmux->pnp->dev, "dGPU powered %s (%s)\n", on ? "on" : "off",
+		gmux_power_user_names[who]);
+	return 1;
+}
+
+/**
+ * gmux_power_set() - power the discrete GPU on or off
+ * @gmux: the gmux, probed (its regmap and interrupt set up)
+ * @on: true to power on (DISCRETE_POWER 1 then 3), false for off (1 then 0)
+ * @who: GMUX_POWER_SWITCHEROO or GMUX_POWER_RUNTIME_PM, for the record
+ *
+ * The one entry point for a change of the dGPU's power (see DOC: dGPU
+ * power). Sleeps: waits, bounded by GMUX_POWER_TIMEOUT_MS, for the gmux to
+ * signal completion through its interrupt, or polls the interrupt status
+ * when the gmux has no GPE or its GPE was disabled; calls the firmware's
+ * link handshake around it where there is one.
+ *
+ * Return: 1 when the gmux carried the change out; 0 when the dGPU was in
+ * that state already (nothing was done); -ETIMEDOUT when the gmux did not
+ * complete it in time; another negative errno when a register access
+ * failed. After a failure the state is not known and the next request is
+ * carried out. Every failure is logged and counted in debugfs.
+ */
+int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who)
+{
+	struct gmux_power *pw = &gmux->power;
+	int ret;
+
+	mutex_lock(&pw->lock);
+	ret = __gmux_power_set(gmux, on, who, true, false);
+	mutex_unlock(&pw->lock);
+	return ret;
+}
+
+/**
+ * gmux_power_state() - the dGPU's power as last set
+ * @gmux: the gmux
+ * @who: if not NULL, who turned it off (GMUX_POWER_NOBODY while powered)
+ *
+ * Return: 1 on, 0 off, -1 not known (no change made yet, or one failed).
+ */
+int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who)
+{
+	struct gmux_power *pw = &gmux->power;
+	int state;
+
+	mutex_lock(&pw->lock);
+	state = pw->state;
+	if (who)
+		*who = pw->off_by;
+	mutex_unlock(&pw->lock);
+	return state;
+}
+
+/**
+ * gmux_power_resume() - after a system sleep, cut again what was off
+ * @gmux: the gmux
+ *
+ * The firmware may power the dGPU when the machine wakes. Whoever had
+ * turned it off, it goes off again; only logs on failure: a gmux fault
+ * never fails a resume.
+ */
+void gmux_power_resume(struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+	enum gmux_power_user who;
+	int ret;
+
+	mutex_lock(&pw->lock);
+	who = pw->off_by;
+	if (who == GMUX_POWER_NOBODY) {
+		mutex_unlock(&pw->lock);
+		return;
+	}
+	ret = __gmux_power_set(gmux, false, who, gmux_power_link_present(pw), true);
+	mutex_unlock(&pw->lock);
+	if (ret < 0)
+		dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep (%s had cut it): %pe\n",
+			 gmux_power_user_names[who], ERR_PTR(ret));
+}
+
+/**
+ * gmux_power_link_found() - note the dGPU's firmware link handshake
+ * @gmux: the gmux
+ * @dgpu: the discrete GPU (function 0)
+ *
+ * If @dgpu's ACPI companion has PWRD (GFX0.PWRD on every dual-GPU Mac),
+ * power changes from then on call PWRD(1) before the power is cut and
+ * PWRD(0) once it is back.
+ */
+void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
+{
+	struct gmux_power *pw = &gmux->power;
+	acpi_handle handle = ACPI_HANDLE(&dgpu->dev);
+
+	if (!handle || !acpi_has_method(handle, "PWRD"))
+		return;
+	mutex_lock(&pw->lock);
+	if (!pw->link_method) {
+		/* an ACPI namespace node: it outlives the PCI device */
+		pw->link_method = handle;
+		dev_info(&gmux->pnp->dev, "dGPU %s: firmware link handshake %pfwf.PWRD\n",
+			 pci_name(dgpu), acpi_fwnode_handle(ACPI_COMPANION(&dgpu->dev)));
+	}
+	mutex_unlock(&pw->lock);
+}
+
+/**
+ * gmux_power_irq() - the notify handler saw GMUX_INT_POWER
+ * @gmux: the gmux
+ *
+ * Called after the status was cleared; wakes a waiting power change.
+ */
+void gmux_power_irq(struct apple_gmux_ng *gmux)
+{
+	complete(&gmux->power.done);
+}
+
+/**
+ * gmux_power_show() - the power record, for the debugfs switch file
+ * @s: the file
+ * @gmux: the gmux
+ */
+void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+
+	mutex_lock(&pw->lock);
+	seq_printf(s, "dgpu_power: %s\n", pw->state < 0 ? "unknown" : pw->state ? "on" : "off");
+	seq_printf(s, "dgpu_power_off_by: %s\n", gmux_power_user_names[pw->off_by]);
+	seq_printf(s, "power_changes: %u\n", pw->changes);
+	seq_printf(s, "power_failures: %u\n", pw->failures);
+	seq_printf(s, "power_irq_missed: %u\n", pw->irq_missed);
+	seq_printf(s, "link_handshake: %s\n", pw->link_method ? "PWRD" : "none");
+	seq_printf(s, "link_downs: %u\n", pw->link_downs);
+	seq_printf(s, "link_ups: %u\n", pw->link_ups);
+	seq_printf(s, "link_failures: %u\n", pw->link_failures);
+	seq_printf(s, "link_us: %llu\n", div_u64(pw->link_ns, NSEC_PER_USEC));
+	seq_printf(s, "power_time_us: %llu\n", div_u64(pw->ns, NSEC_PER_USEC));
+	seq_printf(s, "power_wait_us: %llu\n", div_u64(pw->wait_ns, NSEC_PER_USEC));
+	mutex_unlock(&pw->lock);
+}
+
+/**
+ * gmux_power_user_name() - "none", "vga_switcheroo" or "runtime_pm"
+ * @who: a user of the dGPU's power
+ *
+ * Return: its name, for logs, debugfs and sysfs.
+ */
+const char *gmux_power_user_name(enum gmux_power_user who)
+{
+	return gmux_power_user_names[who];
+}
+
+/**
+ * gmux_power_init() - set up the dGPU power record
+ * @gmux: the gmux, before its interrupt can fire
+ */
+void gmux_power_init(struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+
+	mutex_init(&pw->lock);
+	init_completion(&pw->done);
+	pw->state = -1;
+	pw->off_by = GMUX_POWER_NOBODY;
+}
