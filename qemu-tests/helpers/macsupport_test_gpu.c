@@ -20,7 +20,8 @@
  * - lastclose: write anything: vga_switcheroo_process_delayed_switch(), as
  *   a DRM driver does on the last close (a write fails with its errno)
  * - <pci name>/state: bound, gpu_state (on/off), set_gpu_state calls,
- *   reprobes
+ *   reprobes, unpowered (mode=radeon: set_gpu_state calls that found the
+ *   dGPU unpowered)
  * - <pci name>/ddc: write N: vga_switcheroo_lock_ddc() (the handler's
  *   switch_ddc moves the DDC lines to this GPU), hold them N ms (at most
  *   10 s) as a driver reading the EDID would, vga_switcheroo_unlock_ddc()
@@ -69,6 +70,19 @@
  * TLNK): a driver resumed on a disabled link counts as "link_down" in
  * runpm (must stay 0).
  *
+ * mode=radeon: what Debian's radeon does on a Mac (no ATPX, so
+ * radeon_is_px() is false): the driver registers as "radeon", its client
+ * without driver power control, and no runtime PM whatever runpm says
+ * (the PCI core's runtime PM stays forbidden: radeon.runpm=1 changes
+ * nothing without PX). Only vga_switcheroo's OFF reaches the dGPU: its
+ * set_gpu_state() does what radeon_switcheroo_set_state() does to the PCI
+ * device, radeon_suspend_kms() (pci_save_state(), D3hot) before the
+ * handler cuts the power and radeon_resume_kms() (D0, pci_restore_state())
+ * after the handler powered it; each call that finds the dGPU unpowered
+ * counts as "unpowered" in the state file (must stay 0). The audio
+ * function is left unbound: snd_hda_intel's vga_switcheroo audio client
+ * is not modelled.
+ *
  * Cold device (cold=1, the default): QEMU's stand-ins answer config
  * reads whether the simulated gmux powers the dGPU or not; a real GPU
  * whose power is cut does not (its root port completes every config read
@@ -115,7 +129,7 @@ MODULE_PARM_DESC(cold, "Config accesses to the dGPU's bus read all-ones while th
 
 static char *mode = "nouveau";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "Which real driver the dGPU's driver plays: nouveau (default) or amdgpu (BACO runtime PM)");
+MODULE_PARM_DESC(mode, "Which real driver the dGPU's driver plays: nouveau (default), amdgpu (BACO runtime PM) or radeon (no runtime PM, vga_switcheroo OFF only)");
 
 static int autosuspend_ms = 500;
 module_param(autosuspend_ms, int, 0444);
@@ -474,6 +488,7 @@ static void test_runpm_stop(struct test_gpu *gpu)
 
 static bool test_gpu_can_switch = true;
 static bool test_gpu_amdgpu;	/* mode=amdgpu */
+static bool test_gpu_radeon;	/* mode=radeon */
 static DEFINE_MUTEX(test_gpu_defer_lock);
 static struct {
 	char name[16];
@@ -512,11 +527,26 @@ DEFINE_SHOW_ATTRIBUTE(test_gpu_defers);
 static void test_gpu_set_state(struct pci_dev *pdev, enum vga_switcheroo_state state)
 {
 	struct test_gpu *gpu = pci_get_drvdata(pdev);
+	bool on = state == VGA_SWITCHEROO_ON;
 
 	gpu->state = state;
 	gpu->state_calls++;
-	dev_info(&pdev->dev, "TEST ONLY: set_gpu_state %s\n",
-		 state == VGA_SWITCHEROO_ON ? "on" : "off");
+	dev_info(&pdev->dev, "TEST ONLY: set_gpu_state %s\n", on ? "on" : "off");
+	if (!test_gpu_radeon || pdev == vga_default_device())
+		return;
+	/* radeon_suspend_kms() and radeon_resume_kms() run on a powered chip */
+	if (test_dgpu_powered() == 0) {
+		gpu->unpowered++;
+		dev_err(&pdev->dev, "TEST ONLY: set_gpu_state %s while the dGPU is unpowered\n",
+			on ? "on" : "off");
+	}
+	if (on) {
+		pci_set_power_state(pdev, PCI_D0);
+		pci_restore_state(pdev);
+	} else {
+		pci_save_state(pdev);
+		pci_set_power_state(pdev, PCI_D3hot);
+	}
 }
 
 static void test_gpu_reprobe(struct pci_dev *pdev)
@@ -545,6 +575,7 @@ static int test_gpu_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "gpu_state: %s\n", gpu->state == VGA_SWITCHEROO_ON ? "on" : "off");
 	seq_printf(s, "set_gpu_state_calls: %u\n", gpu->state_calls);
 	seq_printf(s, "reprobes: %u\n", gpu->reprobes);
+	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
 	seq_printf(s, "switcheroo_state: %s\n",
 		   vga_switcheroo_get_client_state(gpu->pdev) == VGA_SWITCHEROO_ON ? "on" : "off");
 	return 0;
@@ -628,7 +659,8 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	/* amdgpu: BACO runtime PM by default, whatever runpm says */
 	gpu->baco = test_gpu_amdgpu && pdev != vga_default_device();
-	dgpu_runpm = (runpm || gpu->baco) && pdev != vga_default_device();
+	/* radeon: no runtime PM without PX, which no Mac has */
+	dgpu_runpm = ((runpm && !test_gpu_radeon) || gpu->baco) && pdev != vga_default_device();
 	/* amdgpu registers without driver power control where it has no PX */
 	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm && !gpu->baco);
 	if (ret)
@@ -679,7 +711,7 @@ static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	gpu_slot = fn0 && fn0 != pdev && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
 	pci_dev_put(fn0);
 	/* the HDMI audio of amdgpu's chips has runtime PM of its own */
-	if (!gpu_slot || !(runpm || test_gpu_amdgpu))
+	if (!gpu_slot || !(runpm || test_gpu_amdgpu) || test_gpu_radeon)
 		return -ENODEV;
 
 	hda = devm_kzalloc(&pdev->dev, sizeof(*hda), GFP_KERNEL);
@@ -721,8 +753,11 @@ static int __init test_gpu_init(void)
 	if (!strcmp(mode, "amdgpu")) {
 		test_gpu_amdgpu = true;
 		test_gpu_driver.name = "amdgpu";
+	} else if (!strcmp(mode, "radeon")) {
+		test_gpu_radeon = true;
+		test_gpu_driver.name = "radeon";
 	} else if (strcmp(mode, "nouveau")) {
-		pr_err("TEST ONLY: unknown mode '%s' (nouveau, amdgpu)\n", mode);
+		pr_err("TEST ONLY: unknown mode '%s' (nouveau, amdgpu, radeon)\n", mode);
 		return -EINVAL;
 	}
 

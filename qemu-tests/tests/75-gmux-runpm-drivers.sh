@@ -9,13 +9,28 @@
 #   exit to the chip first, which a chip whose power the gmux cut does not
 #   answer ("No response from SMU": the dGPU is dead until reboot). The
 #   gmux must leave such a dGPU powered and say why.
+# - radeon (MacBookPro8,2/8,3, 11,5): no runtime PM on a Mac (it needs
+#   ATPX), so the dGPU is never cut by runtime PM, and the reason says so.
+#   vga_switcheroo's OFF is the one way to cut it: the driver suspends
+#   the chip (set_gpu_state), then the handler cuts the power; ON powers it
+#   before the driver resumes the chip. Both go through the gmux's one
+#   power owner, so the record says off and who cut it; for a system
+#   sleep it is powered with the state radeon saved (the PCI core saves
+#   and restores it across the sleep) and cut again after; unloading
+#   apple_gmux_ng leaves it off (radeon believes it off; the reloaded
+#   handler powers it on ON).
 #
 # Real: runtime PM, device links, apple_gmux_ng, the gmux protocol over the
 # simulator window. Emulated: the GPU (QEMU's secondary-vga, cold while
 # unpowered) and its driver (macsupport_test_gpu mode=amdgpu: the driver's
 # name, BACO runtime PM, a resume that fails if the power was cut while
 # suspended; not its missing probe deferral or its "connected is busy"
-# idle check), the gmux's GPE (macsupport_test_gpe_wire).
+# idle check; mode=radeon: the driver's name, no runtime PM, radeon's
+# config-space steps in set_gpu_state, not its HDMI audio's vga_switcheroo
+# client), the gmux's GPE (macsupport_test_gpe_wire). Not modelled: a
+# firmware that powers the dGPU on wake, and the chip's config space lost
+# with its power (QEMU's device keeps it: what the cold device catches is
+# the access, not the loss).
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
 gmux_simulated || exit 0
@@ -60,5 +75,87 @@ else
 	fail apple_gmux_ng runpm-amdgpu-baco-kept-powered "the dGPU never runtime-suspended: $(state)"
 fi
 gpu_cold_check runpm-amdgpu-no-cold-access
+gpu_modules_out
+
+# radeon: vga_switcheroo's OFF only
+gst() { sed -n "s/^$1: //p" "$TEST_GPU/$D/state" 2>/dev/null; }
+stay_on() { cat "$(gmux_pnp)/dgpu_power/stay_on_reason" 2>/dev/null; }
+rstate()
+{
+	echo "sim dgpu_on $(gmux-simctl get dgpu_on) offs $(gmux-simctl get dgpu_offs)," \
+		"driver $(basename "$(readlink "/sys/bus/pci/devices/$D/driver")") gpu_state $(gst gpu_state) unpowered $(gst unpowered)," \
+		"record $(gmux_sw dgpu_power) by $(gmux_sw dgpu_power_off_by), switch $(rp power) by $(rp off_by), stay_on '$(stay_on)'"
+}
+gmux_wire_on
+gmux_load
+dmesg_mark radeon-load
+modprobe macsupport_test_gpu mode=radeon
+if ! wait_until 10 sh -c "[ -e '$TEST_GPU/$D/state' ] && grep -q ':DIS:' '$VGASR'" > /dev/null; then
+	fail apple_gmux_ng runpm-radeon-stays-on "the fake radeon did not bind $D as a client: $(dmesg_since radeon-load | grep -E 'gmux|test_gpu|radeon' | tail -n 3 | tr '\n' ' ')"
+	gpu_modules_out
+	exit 0
+fi
+offs0=$(gmux-simctl get dgpu_offs)
+sleep 2
+reason=$(stay_on)
+if [ "$(gmux-simctl get dgpu_offs)" = "$offs0" ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] &&
+   [ "$reason" = "its driver does not let it runtime-suspend" ] && [ ! -e "$TEST_GPU/$D/runpm" ]; then
+	pass apple_gmux_ng runpm-radeon-stays-on "no runtime PM under radeon: never cut in 2 s, stay_on_reason '$reason'"
+else
+	fail apple_gmux_ng runpm-radeon-stays-on "$(rstate)"
+fi
+
+pc0=$(gmux_sw power_changes)
+echo OFF > "$VGASR"
+if [ "$(gmux-simctl get dgpu_on)" = 0 ] && [ "$(gst gpu_state)" = off ] && [ "$(gst unpowered)" = 0 ] &&
+   [ "$(gmux_sw dgpu_power)" = off ] && [ "$(gmux_sw dgpu_power_off_by)" = vga_switcheroo ] &&
+   [ "$(rp power)" = off ] && [ "$(rp off_by)" = vga_switcheroo ] && [ "$(stay_on)" = none ] &&
+   [ "$(gmux_sw power_changes)" = $((pc0 + 1)) ]; then
+	pass apple_gmux_ng runpm-radeon-switcheroo-off "OFF: the driver suspended the chip powered, then the gmux cut it; one record: $(rstate)"
+else
+	fail apple_gmux_ng runpm-radeon-switcheroo-off "power changes $pc0 -> $(gmux_sw power_changes); $(rstate)"
+fi
+
+# Sleep with the dGPU switched OFF: the PCI core saves and restores every
+# device's config space across it, the cut dGPU's and its audio's too
+# (all-ones, and radeon's saved state overwritten). The gmux powers it for
+# the sleep, with the state radeon saved, and cuts it again after: two
+# power changes, no config access while cut.
+if [ "$(gmux-simctl get dgpu_on)" = 0 ]; then
+	pc0=$(gmux_sw power_changes) c0=$(cold_accesses) offs0=$(gmux-simctl get dgpu_offs)
+	echo 1 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+	echo platform > /sys/power/pm_test
+	if echo mem > /sys/power/state 2>/tmp/err || echo freeze > /sys/power/state 2>>/tmp/err; then
+		echo none > /sys/power/pm_test
+		if [ "$(gmux_sw power_changes)" = $((pc0 + 2)) ] && [ "$(gmux-simctl get dgpu_on)" = 0 ] &&
+		   [ "$(gmux-simctl get dgpu_offs)" = $((offs0 + 1)) ] && [ "$(cold_accesses)" = "$c0" ] &&
+		   [ "$(gmux_sw dgpu_power_off_by)" = vga_switcheroo ] && [ "$(gst unpowered)" = 0 ]; then
+			pass apple_gmux_ng runpm-radeon-off-across-sleep "pm_test=platform: powered for the sleep and cut after it (power changes $pc0 -> $(gmux_sw power_changes)), no config access while cut; $(rstate)"
+		else
+			fail apple_gmux_ng runpm-radeon-off-across-sleep "power changes $pc0 -> $(gmux_sw power_changes), cuts $offs0 -> $(gmux-simctl get dgpu_offs), cold accesses $c0 -> $(cold_accesses) (last $(cold_of last)); $(rstate)"
+		fi
+	else
+		echo none > /sys/power/pm_test
+		fail apple_gmux_ng runpm-radeon-off-across-sleep "suspend test failed: $(cat /tmp/err)"
+	fi
+else
+	fail apple_gmux_ng runpm-radeon-off-across-sleep "premise: dGPU not off before sleep: $(rstate)"
+fi
+
+# Unloading apple_gmux_ng leaves a dGPU vga_switcheroo switched OFF off;
+# the reloaded handler powers it before radeon resumes the chip on ON.
+rmmod apple_gmux_ng
+off_kept=$(gmux-simctl get dgpu_on)
+gmux_load
+if wait_until 10 sh -c "grep -q ':DIS:' '$VGASR'" > /dev/null; then
+	echo ON > "$VGASR"
+fi
+if [ "$off_kept" = 0 ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] && [ "$(gst gpu_state)" = on ] &&
+   [ "$(gst unpowered)" = 0 ] && [ "$(gmux_sw dgpu_power)" = on ] && [ "$(gmux_sw dgpu_power_off_by)" = none ]; then
+	pass apple_gmux_ng runpm-radeon-off-kept-on-unload "unloaded with the dGPU OFF: left off; reloaded, ON powered it before the driver resumed it: $(rstate)"
+else
+	fail apple_gmux_ng runpm-radeon-off-kept-on-unload "dgpu_on after unload $off_kept; $(rstate); $(tr '\n' ' ' < "$VGASR" 2>&1)"
+fi
+gpu_cold_check runpm-radeon-no-cold-access
 gpu_modules_out
 exit 0

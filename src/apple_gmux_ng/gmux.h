@@ -127,6 +127,11 @@ enum gmux_power_user {
  * @link_failures: PWRD calls that failed, or PWRD(0) reporting a link that
  *	did not train to its full width
  * @link_ns: time spent in PWRD (benchmark)
+ * @pm_nb: PM notifier: a dGPU vga_switcheroo switched off is powered for
+ *	a system sleep (see DOC: dGPU power)
+ * @sleep_on: it is, and is to be cut again after the sleep
+ * @sleep_d3: functions of its slot (bit per function) that were in D3hot
+ *	when it was powered for the sleep, put back there after it
  */
 struct gmux_power {
 	struct mutex lock;
@@ -143,6 +148,9 @@ struct gmux_power {
 	unsigned int link_ups;
 	unsigned int link_failures;
 	u64 link_ns;
+	struct notifier_block pm_nb;
+	bool sleep_on;
+	u8 sleep_d3;
 };
 
 /* Functions of a PCI slot: the dGPU and its HDMI audio share one. */
@@ -306,6 +314,7 @@ void gmux_power_init(struct apple_gmux_ng *gmux);
 int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who);
 int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
 void gmux_power_resume(struct apple_gmux_ng *gmux);
+int gmux_power_register(struct apple_gmux_ng *gmux);
 void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
 void gmux_power_irq(struct apple_gmux_ng *gmux);
 void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);

@@ -238,6 +238,9 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	ret = gmux_switch_init(gmux);
 	if (ret)
 		goto err_debugfs;
+	ret = gmux_power_register(gmux);
+	if (ret)
+		goto err_debugfs;
 	ret = gmux_runpm_init(gmux);
 	if (ret)
 		goto err_debugfs;

@@ -12,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
+#include <linux/suspend.h>
 
 #include "gmux.h"
 
@@ -46,6 +47,18 @@
  * again. When the driver unbinds, the dGPU stays off if vga_switcheroo
  * turned it off (its client believes it off, and powers it through the
  * next handler), and is powered if runtime PM did.
+ *
+ * A system sleep with the dGPU switched OFF: the PCI core saves the config
+ * space of every device before the sleep and writes it back after, the
+ * dGPU's and its HDMI audio's included, whatever their driver thinks; on a
+ * dGPU without power it would save all-ones and write them back into a
+ * chip the firmware may have powered at wake, and the driver's own saved
+ * state (radeon's, nouveau's: pci_save_state() in their switcheroo OFF)
+ * would be overwritten with them. So a PM notifier powers such a dGPU
+ * before the sleep and gives it back what its driver's OFF left it
+ * (its saved state, D3hot), and after the sleep does what that OFF did
+ * again (state saved, D3hot) and cuts the power. A vga_switcheroo ON
+ * meanwhile ends that: the dGPU is then the driver's again.
  *
  * Every dual-GPU Mac's firmware has a link handshake for the operating
  * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
@@ -260,6 +273,9 @@ static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power
 	pw->state = on;
 	if (on)
 		pw->off_by = GMUX_POWER_NOBODY;
+	/* what the handler does ends the hold of a sleep */
+	if (who == GMUX_POWER_SWITCHEROO)
+		pw->sleep_on = false;
 	pw->changes++;
 	dev_dbg(&gmux->pnp->dev, "dGPU powered %s (%s)\n", on ? "on" : "off",
 		gmux_power_user_names[who]);
@@ -340,6 +356,137 @@ void gmux_power_resume(struct apple_gmux_ng *gmux)
 	if (ret < 0)
 		dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep (%s had cut it): %pe\n",
 			 gmux_power_user_names[who], ERR_PTR(ret));
+}
+
+/* The dGPU (function 0), referenced, or NULL */
+static struct pci_dev *gmux_power_dgpu(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *pdev = NULL;
+
+	for_each_pci_dev(pdev)
+		if (gmux_pci_is_dgpu(gmux, pdev))
+			return pdev;
+	return NULL;
+}
+
+/*
+ * Before a system sleep: a dGPU vga_switcheroo switched OFF is powered,
+ * and its functions are given back the state their drivers saved, in the
+ * D-state they left them in, so that the PCI core saves and restores live
+ * devices (see DOC: dGPU power).
+ */
+static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+	struct pci_dev *dgpu, *f;
+	pci_power_t d;
+	unsigned int fn;
+
+	dgpu = gmux_power_dgpu(gmux);
+	if (!dgpu)
+		return;
+	mutex_lock(&pw->lock);
+	if (pw->state || pw->off_by != GMUX_POWER_SWITCHEROO)
+		goto out;
+	if (__gmux_power_set(gmux, true, GMUX_POWER_SWITCHEROO, true, false) < 0) {
+		dev_warn(&gmux->pnp->dev, "cannot power the switched-off dGPU for the sleep: the PCI core will read it unpowered\n");
+		goto out;
+	}
+	pw->sleep_on = true;
+	pw->sleep_d3 = 0;
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+		if (!f)
+			continue;
+		d = f->current_state;
+		/* powered up from scratch: D0, whatever the PCI core noted */
+		f->current_state = PCI_UNKNOWN;
+		pci_set_power_state(f, PCI_D0);
+		pci_restore_state(f);
+		if (d != PCI_D0 && d != PCI_UNKNOWN) {
+			pci_set_power_state(f, PCI_D3hot);
+			pw->sleep_d3 |= BIT(fn);
+		}
+		pci_dev_put(f);
+	}
+	dev_dbg(&gmux->pnp->dev, "dGPU switched off: powered for the sleep\n");
+out:
+	mutex_unlock(&pw->lock);
+	pci_dev_put(dgpu);
+}
+
+/* After the sleep: the switched-off dGPU as its driver's OFF left it, cut. */
+static void gmux_power_sleep_done(struct apple_gmux_ng *gmux)
+{
+	struct gmux_power *pw = &gmux->power;
+	struct pci_dev *dgpu, *f;
+	unsigned int fn;
+
+	dgpu = gmux_power_dgpu(gmux);
+	mutex_lock(&pw->lock);
+	/* not if a vga_switcheroo ON came meanwhile (it cleared sleep_on) */
+	if (!pw->sleep_on)
+		goto out;
+	pw->sleep_on = false;
+	if (!dgpu || pw->state != 1)
+		goto out;
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+		if (!f)
+			continue;
+		pci_save_state(f);
+		if (pw->sleep_d3 & BIT(fn))
+			pci_set_power_state(f, PCI_D3hot);
+		pci_dev_put(f);
+	}
+	if (__gmux_power_set(gmux, false, GMUX_POWER_SWITCHEROO, true, false) < 0)
+		dev_warn(&gmux->pnp->dev, "cannot cut the switched-off dGPU's power after the sleep\n");
+out:
+	mutex_unlock(&pw->lock);
+	pci_dev_put(dgpu);
+}
+
+static int gmux_power_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct apple_gmux_ng *gmux = container_of(nb, struct apple_gmux_ng, power.pm_nb);
+
+	switch (action) {
+	case PM_HIBERNATION_PREPARE:
+	case PM_SUSPEND_PREPARE:
+		gmux_power_sleep_prepare(gmux);
+		break;
+	case PM_POST_HIBERNATION:
+	case PM_POST_SUSPEND:
+		gmux_power_sleep_done(gmux);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static void gmux_power_devm_exit(void *data)
+{
+	struct apple_gmux_ng *gmux = data;
+
+	unregister_pm_notifier(&gmux->power.pm_nb);
+}
+
+/**
+ * gmux_power_register() - look after a switched-off dGPU across sleeps
+ * @gmux: the gmux, its vga_switcheroo handler set up
+ *
+ * Undone through devm.
+ *
+ * Return: 0, or a negative errno (everything undone).
+ */
+int gmux_power_register(struct apple_gmux_ng *gmux)
+{
+	int ret;
+
+	gmux->power.pm_nb.notifier_call = gmux_power_pm_notify;
+	ret = register_pm_notifier(&gmux->power.pm_nb);
+	if (ret)
+		return ret;
+	return devm_add_action_or_reset(&gmux->pnp->dev, gmux_power_devm_exit, gmux);
 }
 
 /**
