@@ -253,6 +253,9 @@ static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power
 	int ret;
 
 	lockdep_assert_held(&pw->lock);
+	/* whatever vga_switcheroo asks ends the hold of a sleep (see below) */
+	if (who == GMUX_POWER_SWITCHEROO)
+		pw->sleep_on = false;
 	/* already so: the first who turned it off stays its owner */
 	if (pw->state == on && !again)
 		return 0;
@@ -273,9 +276,6 @@ static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power
 	pw->state = on;
 	if (on)
 		pw->off_by = GMUX_POWER_NOBODY;
-	/* what the handler does ends the hold of a sleep */
-	if (who == GMUX_POWER_SWITCHEROO)
-		pw->sleep_on = false;
 	pw->changes++;
 	dev_dbg(&gmux->pnp->dev, "dGPU powered %s (%s)\n", on ? "on" : "off",
 		gmux_power_user_names[who]);
