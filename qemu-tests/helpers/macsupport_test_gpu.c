@@ -41,7 +41,17 @@
  *
  * - <pci name>/runpm: suspends, resumes, and of those how many found the
  *   dGPU unpowered (must stay 0); the audio function's file counts its
- *   suspends the same way
+ *   suspends the same way, and shows keep_power
+ *
+ * The audio function does what snd_hda_intel does with an NVIDIA GPU's
+ * HDMI audio (init_vga_switcheroo(), azx_vs_ops): it registers as the
+ * GPU's vga_switcheroo audio client and keeps its power (keep_power: its
+ * runtime idle says -EBUSY, and so the dGPU it depends on stays powered)
+ * until vga_switcheroo binds it to the DIS (gpu_bound), which happens once
+ * a handler and both GPU clients are registered; keep_power is 0 from the
+ * start where the root port above the GPU has _PR3 (no Mac's has). Not
+ * modelled: the codec's audio component (nouveau's nv50 acomp), which
+ * also clears it.
  * - <pci name>/hold: write 1 to take a runtime-PM reference (the device and
  *   what it depends on resume), 0 to drop it
  * - <pci name>/thunderbolt: write 1 to mark the device Thunderbolt-attached
@@ -147,6 +157,8 @@ struct test_gpu {
 	unsigned int link_down;
 	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
 	bool baco;
+	bool audio_client;	/* registered with vga_switcheroo as audio */
+	bool keep_power;	/* hda_intel's bus.keep_power: idle refused */
 	enum vga_switcheroo_state state;
 	unsigned int state_calls;
 	unsigned int reprobes;
@@ -374,6 +386,11 @@ static int test_gpu_runtime_resume(struct device *dev)
 
 static int test_gpu_runtime_idle(struct device *dev)
 {
+	struct test_gpu *gpu = dev_get_drvdata(dev);
+
+	/* azx_runtime_idle(): needs_eld_notify_link() while keep_power */
+	if (READ_ONCE(gpu->keep_power))
+		return -EBUSY;
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_autosuspend(dev);
 	return -EBUSY;
@@ -396,6 +413,7 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
 	seq_printf(s, "link_down: %u\n", gpu->link_down);
 	seq_printf(s, "baco: %d\n", gpu->baco);
+	seq_printf(s, "keep_power: %d\n", READ_ONCE(gpu->keep_power));
 	seq_printf(s, "baco_failures: %u\n", gpu->baco_failures);
 	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
 	return 0;
@@ -698,6 +716,44 @@ static struct pci_driver test_gpu_driver = {
 };
 
 /*
+ * hda_intel's vga_switcheroo audio client (azx_vs_ops): the dGPU's HDMI
+ * audio keeps its power (bus.keep_power, runtime idle refused) from probe
+ * until vga_switcheroo says which GPU it belongs to (gpu_bound), which it
+ * does once the handler and both GPU clients are there.
+ */
+static void test_hda_set_state(struct pci_dev *pdev, enum vga_switcheroo_state state)
+{
+	struct test_gpu *hda = pci_get_drvdata(pdev);
+
+	hda->state = state;
+	hda->state_calls++;
+}
+
+static bool test_hda_can_switch(struct pci_dev *pdev)
+{
+	return true;
+}
+
+static void test_hda_gpu_bound(struct pci_dev *pdev, enum vga_switcheroo_client_id id)
+{
+	struct test_gpu *hda = pci_get_drvdata(pdev);
+
+	if (id != VGA_SWITCHEROO_DIS || !READ_ONCE(hda->keep_power))
+		return;
+	WRITE_ONCE(hda->keep_power, false);
+	dev_info(&pdev->dev, "TEST ONLY: vga_switcheroo bound the audio to the DIS: keep_power cleared\n");
+	/* the codecs may runtime-suspend now, and the controller after them */
+	pm_runtime_mark_last_busy(&pdev->dev);
+	pm_runtime_put_autosuspend(&pdev->dev);
+}
+
+static const struct vga_switcheroo_client_ops test_hda_vs_ops = {
+	.set_gpu_state	= test_hda_set_state,
+	.can_switch	= test_hda_can_switch,
+	.gpu_bound	= test_hda_gpu_bound,
+};
+
+/*
  * The dGPU's audio function: QEMU's intel-hda, but only one that shares
  * its slot with a display device (function 0), as a dGPU's HDMI audio does.
  */
@@ -706,22 +762,54 @@ static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct pci_dev *fn0;
 	struct test_gpu *hda;
 	bool gpu_slot;
+	int ret;
 
 	fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
 	gpu_slot = fn0 && fn0 != pdev && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
-	pci_dev_put(fn0);
 	/* the HDMI audio of amdgpu's chips has runtime PM of its own */
-	if (!gpu_slot || !(runpm || test_gpu_amdgpu) || test_gpu_radeon)
+	if (!gpu_slot || !(runpm || test_gpu_amdgpu) || test_gpu_radeon) {
+		pci_dev_put(fn0);
 		return -ENODEV;
+	}
 
 	hda = devm_kzalloc(&pdev->dev, sizeof(*hda), GFP_KERNEL);
-	if (!hda)
+	if (!hda) {
+		pci_dev_put(fn0);
 		return -ENOMEM;
+	}
 	hda->pdev = pdev;
+	hda->state = VGA_SWITCHEROO_ON;
 	pci_set_drvdata(pdev, hda);
+	/*
+	 * nouveau's (NVIDIA) HDMI audio, as init_vga_switcheroo() sets it up:
+	 * keep_power unless the root port above the GPU has _PR3 (no Mac's
+	 * has), then an audio client of the GPU's.
+	 */
+	if (!test_gpu_amdgpu) {
+		struct pci_dev *port = pci_upstream_bridge(fn0);
+
+		/*
+		 * keep_power keeps the codecs (the controller's children)
+		 * powered, and so the controller: one runtime-PM reference,
+		 * dropped when it is cleared
+		 */
+		hda->keep_power = port ? !pci_pr3_present(port) : true;
+		if (hda->keep_power)
+			pm_runtime_get_noresume(&pdev->dev);
+		ret = vga_switcheroo_register_audio_client(pdev, &test_hda_vs_ops, fn0);
+		if (ret) {
+			if (hda->keep_power)
+				pm_runtime_put_noidle(&pdev->dev);
+			pci_dev_put(fn0);
+			return ret;
+		}
+		hda->audio_client = true;
+	}
+	pci_dev_put(fn0);
 	hda->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
 	test_runpm_start(hda);
-	dev_info(&pdev->dev, "TEST ONLY: fake HDMI audio bound, runtime PM on\n");
+	dev_info(&pdev->dev, "TEST ONLY: fake HDMI audio bound, runtime PM on%s\n",
+		 hda->keep_power ? ", keep_power until vga_switcheroo binds it to its GPU" : "");
 	return 0;
 }
 
@@ -729,6 +817,10 @@ static void test_hda_remove(struct pci_dev *pdev)
 {
 	struct test_gpu *hda = pci_get_drvdata(pdev);
 
+	if (hda->audio_client)
+		vga_switcheroo_unregister_client(pdev);
+	if (hda->keep_power)
+		pm_runtime_put_noidle(&pdev->dev);
 	test_runpm_stop(hda);
 	debugfs_remove_recursive(hda->dir);
 }

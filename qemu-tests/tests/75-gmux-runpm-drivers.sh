@@ -20,6 +20,13 @@
 #   apple_gmux_ng leaves it off (radeon believes it off; the reloaded
 #   handler powers it on ON).
 #
+# - nouveau's HDMI audio under snd_hda_intel (every nouveau Mac): it
+#   keeps its power (keep_power: no _PR3 on a Mac's root port) until
+#   vga_switcheroo binds it to the DIS, which needs the handler and both
+#   GPU clients; until then it holds the dGPU on (through the kernel's
+#   quirk_gpu_hda link, here the module's own), and the reason says so.
+#   apple_gmux_ng registering its handler is what frees it.
+#
 # Real: runtime PM, device links, apple_gmux_ng, the gmux protocol over the
 # simulator window. Emulated: the GPU (QEMU's secondary-vga, cold while
 # unpowered) and its driver (macsupport_test_gpu mode=amdgpu: the driver's
@@ -45,6 +52,33 @@ state()
 		"dGPU $(runpm_of "$D" status) (driver $(basename "$(readlink "/sys/bus/pci/devices/$D/driver")"))," \
 		"BACO failures $(runpm_of "$D" baco_failures), blocker '$(rp last_blocker)'"
 }
+
+# nouveau (runpm=1) and its HDMI audio, loaded before apple_gmux_ng: no
+# handler, so vga_switcheroo is not enabled, and the audio keeps power.
+# (The fake GPU driver's probe defers until the handler is there, as
+# nouveau's does on 6.1; the audio driver binds at once, as hda_intel.)
+A=${EXPECT_DGPU_AUDIO_DEV:-}
+if [ -n "$A" ]; then
+	gmux_wire_on
+	dmesg_mark hda-keep-power
+	modprobe macsupport_test_gpu runpm=1 autosuspend_ms=200
+	sleep 2
+	kp=$(runpm_of "$A" keep_power) ast=$(runpm_of "$A" status)
+	gmux_load
+	if wait_until 15 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null; then
+		t=cut
+	else
+		t=powered
+	fi
+	if [ "$kp" = 1 ] && [ "$ast" = active ] && [ "$t" = cut ] && [ "$(runpm_of "$A" keep_power)" = 0 ] &&
+	   dmesg_since hda-keep-power | grep -q 'keep_power cleared'; then
+		pass apple_gmux_ng runpm-hda-keep-power-freed "audio without a handler: keep_power $kp, $ast; handler registered: keep_power 0, dGPU cut; $(state)"
+	else
+		fail apple_gmux_ng runpm-hda-keep-power-freed "before the handler: keep_power '$kp' audio '$ast'; after: keep_power '$(runpm_of "$A" keep_power)', dGPU $t; $(state)"
+	fi
+	gpu_cold_check runpm-hda-no-cold-access
+	gpu_modules_out
+fi
 
 gmux_wire_on
 gmux_load
