@@ -8,8 +8,16 @@
 # - gmux register operations and window accesses per switch, against the
 #   minimum: the registers a switch must write, without reading them back;
 # - the share of an idle minute the simulated dGPU is powered once its
-#   driver (the fake GPU driver with runpm=1) has runtime-suspended it, and
-#   how long after the autosuspend delay its power goes.
+#   driver (the fake GPU driver with runpm=1, as nouveau.runpm=1) has
+#   runtime-suspended it, and how long after the autosuspend delay its
+#   power goes; the same share in an idle window of IDLE_OTHER_S seconds
+#   under the fake amdgpu (BACO: kept powered by design) and the fake
+#   radeon (no runtime PM: powered; after vga_switcheroo OFF: cut);
+# - power-on to driver-resumed (a runtime resume of the cut dGPU),
+#   split into the firmware's link handshake (PWRD(0)), the wait for the
+#   gmux's completion, the rest of the power change, and the PCI core's
+#   and the driver's resume (the fake driver's own is empty: a real one
+#   re-POSTs, which takes far longer).
 # TCG: compare ratios and medians, not absolute times.
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
@@ -17,6 +25,22 @@ gmux_simulated || exit 0
 D=$EXPECT_DGPU_DEV
 N=50
 DELAY_MS=500
+IDLE_OTHER_S=${IDLE_OTHER_S:-20}
+
+# powered_share SECONDS: the share of 0.2 s samples with the simulated
+# dGPU powered, over SECONDS
+powered_share()
+{
+	_on=0 _n=0 _end=$(( $(uptime_cs) + $1 * 100 ))
+	while [ "$(uptime_cs)" -lt "$_end" ]; do
+		[ "$(gmux-simctl get dgpu_on)" = 1 ] && _on=$((_on + 1))
+		_n=$((_n + 1))
+		sleep 0.2
+	done
+	echo "samples=$_n powered_samples=$_on powered_share=$(awk -v a=$_on -v n=$_n 'BEGIN { printf "%.4f", a / n }')"
+}
+# median of the arguments
+median() { echo "$@" | tr ' ' '\n' | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE"
 gmux_load
@@ -59,15 +83,42 @@ done
 med=$(echo $lat | tr ' ' '\n' | sort -n | sed -n 5p)
 sw=$(gmux_pnp)/dgpu_power/power
 a0=$(cat "$sw/runtime_active_time")
-on=0 total=0
-t_end=$(( $(uptime_cs) + 6000 ))
-while [ "$(uptime_cs)" -lt "$t_end" ]; do
-	[ "$(gmux-simctl get dgpu_on)" = 1 ] && on=$((on + 1))
-	total=$((total + 1))
-	sleep 0.2
-done
+share=$(powered_share 60)
 a1=$(cat "$sw/runtime_active_time")
-echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-minute samples=$total powered_samples=$on powered_share=$(awk -v a=$on -v n=$total 'BEGIN { printf "%.4f", a / n }') switch_active_ms=$((a1 - a0)) off_after_delay_median_ms=$med" > "$RESULTS"
-echo "[guest] bench idle minute $EXPECT_GMUX_KIND: powered $on of $total samples; power off ${med} ms after the autosuspend delay (median)"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-minute driver=nouveau-runpm $share switch_active_ms=$((a1 - a0)) off_after_delay_median_ms=$med" > "$RESULTS"
+echo "[guest] bench idle minute $EXPECT_GMUX_KIND nouveau runpm=1: $share; power off ${med} ms after the autosuspend delay (median)"
+
+# Power-on to driver-resumed: a runtime resume of the cut dGPU.
+wall= link= wait= power=
+for i in 1 2 3 4 5 6 7 8 9; do
+	wait_until 10 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null || break
+	l0=$(gmux_sw link_us) w0=$(gmux_sw power_wait_us) p0=$(gmux_sw power_time_us)
+	set -- $(timed-io write "$TEST_GPU/$D/hold" 1)
+	wall="$wall $2" link="$link $(( $(gmux_sw link_us) - l0 ))"
+	wait="$wait $(( $(gmux_sw power_wait_us) - w0 ))" power="$power $(( $(gmux_sw power_time_us) - p0 ))"
+	echo 0 > "$TEST_GPU/$D/hold"
+done
+# shellcheck disable=SC2086
+mw=$(median $wall) ml=$(median $link) mg=$(median $wait) mp=$(median $power)
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND power-on-to-resumed samples=$(echo $wall | wc -w) median_us=$mw link_handshake_us=$ml gmux_wait_us=$mg power_change_rest_us=$((mp - ml - mg)) pci_and_driver_us=$((mw - mp))" > "$RESULTS"
+gpu_modules_out
+
+# The fake amdgpu: BACO runtime PM, never cut (its resume needs power).
+gmux_wire_on
+gmux_load
+modprobe macsupport_test_gpu mode=amdgpu autosuspend_ms=$DELAY_MS
+wait_until 10 sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm' 2>/dev/null)\" = suspended ]" > /dev/null
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-window driver=amdgpu-baco seconds=$IDLE_OTHER_S $(powered_share "$IDLE_OTHER_S")" > "$RESULTS"
+gpu_modules_out
+
+# The fake radeon: no runtime PM (powered), then vga_switcheroo OFF.
+gmux_wire_on
+gmux_load
+modprobe macsupport_test_gpu mode=radeon
+wait_until 10 sh -c "grep -q ':DIS:' '$VGASR'" > /dev/null
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-window driver=radeon seconds=$IDLE_OTHER_S $(powered_share "$IDLE_OTHER_S")" > "$RESULTS"
+echo OFF > "$VGASR"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-window driver=radeon-switched-off seconds=$IDLE_OTHER_S $(powered_share "$IDLE_OTHER_S")" > "$RESULTS"
+echo ON > "$VGASR"
 gpu_modules_out
 pass apple_gmux_ng bench-switch-ran
