@@ -178,6 +178,7 @@ static int gmux_probe(struct pnp_dev *pnp, const struct pnp_device_id *id)
 	gmux->pnp = pnp;
 	gmux->gpe = -1;
 	mutex_init(&gmux->irq_lock);
+	mutex_init(&gmux->sw.lock);
 	/* before the interrupt: a hotplug notification queues runpm's work */
 	gmux_runpm_setup(gmux);
 	gmux_power_init(gmux);
