@@ -21,7 +21,8 @@
  *   a DRM driver does on the last close (a write fails with its errno)
  * - <pci name>/state: bound, gpu_state (on/off), set_gpu_state calls,
  *   reprobes, unpowered (mode=radeon: set_gpu_state calls that found the
- *   dGPU unpowered)
+ *   dGPU unpowered), state_lost (mode=radeon: ONs that found no state
+ *   saved to restore, as radeon's OFF saved it; must stay 0)
  * - <pci name>/ddc: write N: vga_switcheroo_lock_ddc() (the handler's
  *   switch_ddc moves the DDC lines to this GPU), hold them N ms (at most
  *   10 s) as a driver reading the EDID would, vga_switcheroo_unlock_ddc()
@@ -154,6 +155,7 @@ struct test_gpu {
 	unsigned int resumes;
 	unsigned int unpowered;
 	unsigned int baco_failures;
+	unsigned int state_lost;
 	unsigned int link_down;
 	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
 	bool baco;
@@ -559,6 +561,11 @@ static void test_gpu_set_state(struct pci_dev *pdev, enum vga_switcheroo_state s
 			on ? "on" : "off");
 	}
 	if (on) {
+		/* radeon_resume_kms() restores what its OFF saved: it must be there */
+		if (!pdev->state_saved) {
+			gpu->state_lost++;
+			dev_err(&pdev->dev, "TEST ONLY: set_gpu_state on: the state saved at OFF is gone\n");
+		}
 		pci_set_power_state(pdev, PCI_D0);
 		pci_restore_state(pdev);
 	} else {
@@ -594,6 +601,7 @@ static int test_gpu_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "set_gpu_state_calls: %u\n", gpu->state_calls);
 	seq_printf(s, "reprobes: %u\n", gpu->reprobes);
 	seq_printf(s, "unpowered: %u\n", gpu->unpowered);
+	seq_printf(s, "state_lost: %u\n", gpu->state_lost);
 	seq_printf(s, "switcheroo_state: %s\n",
 		   vga_switcheroo_get_client_state(gpu->pdev) == VGA_SWITCHEROO_ON ? "on" : "off");
 	return 0;

@@ -181,14 +181,17 @@ fi
 rmmod apple_gmux_ng
 off_kept=$(gmux-simctl get dgpu_on)
 gmux_load
+reloaded=
 if wait_until 10 sh -c "grep -q ':DIS:' '$VGASR'" > /dev/null; then
+	reloaded="$(gmux_sw dgpu_power) $(gmux_sw dgpu_power_off_by)"
 	echo ON > "$VGASR"
 fi
-if [ "$off_kept" = 0 ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] && [ "$(gst gpu_state)" = on ] &&
-   [ "$(gst unpowered)" = 0 ] && [ "$(gmux_sw dgpu_power)" = on ] && [ "$(gmux_sw dgpu_power_off_by)" = none ]; then
-	pass apple_gmux_ng runpm-radeon-off-kept-on-unload "unloaded with the dGPU OFF: left off; reloaded, ON powered it before the driver resumed it: $(rstate)"
+if [ "$off_kept" = 0 ] && [ "$reloaded" = "off vga_switcheroo" ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] &&
+   [ "$(gst gpu_state)" = on ] && [ "$(gst unpowered)" = 0 ] && [ "$(gst state_lost)" = 0 ] &&
+   [ "$(gmux_sw dgpu_power)" = on ] && [ "$(gmux_sw dgpu_power_off_by)" = none ]; then
+	pass apple_gmux_ng runpm-radeon-off-kept-on-unload "unloaded with the dGPU OFF: left off; reloaded: taken for $reloaded; ON powered it before the driver resumed it, its saved state there: $(rstate)"
 else
-	fail apple_gmux_ng runpm-radeon-off-kept-on-unload "dgpu_on after unload $off_kept; $(rstate); $(tr '\n' ' ' < "$VGASR" 2>&1)"
+	fail apple_gmux_ng runpm-radeon-off-kept-on-unload "dgpu_on after unload $off_kept, record after reload '$reloaded', state_lost $(gst state_lost); $(rstate); $(tr '\n' ' ' < "$VGASR" 2>&1)"
 fi
 gpu_cold_check runpm-radeon-no-cold-access
 gpu_modules_out

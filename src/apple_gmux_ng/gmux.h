@@ -37,6 +37,9 @@
  */
 #define GMUX_POWER_TIMEOUT_MS		500
 
+/* How long a dGPU may take to answer config reads after its power-on */
+#define GMUX_DGPU_ALIVE_MS		1000
+
 /**
  * struct gmux_window - where and how the driver reaches the gmux
  * @base: ioport_map() or ioremap() cookie of the registers
@@ -56,6 +59,9 @@ struct gmux_window {
 };
 
 #define GMUX_AUDIO_LINKS_MAX	2
+
+/* Functions of a PCI slot: the dGPU and its HDMI audio share one. */
+#define GMUX_DGPU_FUNCS		8
 
 /**
  * struct gmux_audio_link - a device link the driver made
@@ -130,8 +136,8 @@ enum gmux_power_user {
  * @pm_nb: PM notifier: a dGPU vga_switcheroo switched off is powered for
  *	a system sleep (see DOC: dGPU power)
  * @sleep_on: it is, and is to be cut again after the sleep
- * @sleep_d3: functions of its slot (bit per function) that were in D3hot
- *	when it was powered for the sleep, put back there after it
+ * @sleep_state: the PCI core's D-state of each function of its slot when it
+ *	was powered for the sleep, put back once it is cut again
  */
 struct gmux_power {
 	struct mutex lock;
@@ -150,11 +156,8 @@ struct gmux_power {
 	u64 link_ns;
 	struct notifier_block pm_nb;
 	bool sleep_on;
-	u8 sleep_d3;
+	pci_power_t sleep_state[GMUX_DGPU_FUNCS];
 };
-
-/* Functions of a PCI slot: the dGPU and its HDMI audio share one. */
-#define GMUX_DGPU_FUNCS		8
 
 /**
  * struct gmux_runpm - automatic power-off of the discrete GPU (gmux_runpm.c)
@@ -315,6 +318,7 @@ int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who
 int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
 void gmux_power_resume(struct apple_gmux_ng *gmux);
 int gmux_power_register(struct apple_gmux_ng *gmux);
+int gmux_power_wait_alive(struct pci_dev *dgpu);
 void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
 void gmux_power_irq(struct apple_gmux_ng *gmux);
 void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);

@@ -13,6 +13,7 @@
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/suspend.h>
+#include <linux/vga_switcheroo.h>
 
 #include "gmux.h"
 
@@ -57,8 +58,14 @@
  * would be overwritten with them. So a PM notifier powers such a dGPU
  * before the sleep and gives it back what its driver's OFF left it
  * (its saved state, D3hot), and after the sleep does what that OFF did
- * again (state saved, D3hot) and cuts the power. A vga_switcheroo ON
- * meanwhile ends that: the dGPU is then the driver's again.
+ * again (state saved, D-states as before) and cuts the power. Any
+ * vga_switcheroo request meanwhile ends that: the dGPU is then the
+ * driver's again. A dGPU that does not answer once powered is cut again
+ * and left alone. Not covered: an OFF under way when the sleep begins
+ * (vga_switchoff() suspends the driver, then asks the handler to cut: a
+ * sleep between the two finds the dGPU still powered, and the cut comes
+ * just before it); and a dGPU switched OFF before this driver was first
+ * loaded is taken for off from vga_switcheroo's word.
  *
  * Every dual-GPU Mac's firmware has a link handshake for the operating
  * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
@@ -81,6 +88,8 @@
 
 /* without a GPE: how often the interrupt status is polled */
 #define GMUX_POWER_POLL_US	1000
+/* after a power-on: how often the dGPU is asked whether it answers */
+#define GMUX_DGPU_ALIVE_POLL_MS	5
 
 static const char *const gmux_power_user_names[] = {
 	[GMUX_POWER_NOBODY]	= "none",
@@ -369,11 +378,36 @@ static struct pci_dev *gmux_power_dgpu(struct apple_gmux_ng *gmux)
 	return NULL;
 }
 
+/**
+ * gmux_power_wait_alive() - wait (bounded) until a powered dGPU answers
+ * @dgpu: the discrete GPU (function 0)
+ *
+ * Return: 0 once it answers config reads, -ENODEV if it does not within
+ * GMUX_DGPU_ALIVE_MS.
+ */
+int gmux_power_wait_alive(struct pci_dev *dgpu)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(GMUX_DGPU_ALIVE_MS);
+
+	for (;;) {
+		bool late = time_after(jiffies, end);
+
+		if (pci_device_is_present(dgpu))
+			return 0;
+		if (late)
+			return -ENODEV;
+		msleep(GMUX_DGPU_ALIVE_POLL_MS);
+	}
+}
+
 /*
  * Before a system sleep: a dGPU vga_switcheroo switched OFF is powered,
  * and its functions are given back the state their drivers saved, in the
- * D-state they left them in, so that the PCI core saves and restores live
- * devices (see DOC: dGPU power).
+ * D-state they left them in (D3hot; the state saved again, as their OFF
+ * left it), so that the PCI core saves and restores live devices, and an
+ * ON before the sleep finds what its driver expects (see DOC: dGPU
+ * power). A dGPU that does not answer once powered is cut again and left
+ * alone.
  */
 static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
 {
@@ -392,21 +426,30 @@ static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
 		dev_warn(&gmux->pnp->dev, "cannot power the switched-off dGPU for the sleep: the PCI core will read it unpowered\n");
 		goto out;
 	}
+	if (gmux_power_wait_alive(dgpu)) {
+		dev_warn(&gmux->pnp->dev, "the switched-off dGPU %s does not answer once powered for the sleep: cut again\n",
+			 pci_name(dgpu));
+		__gmux_power_set(gmux, false, GMUX_POWER_SWITCHEROO, true, false);
+		goto out;
+	}
 	pw->sleep_on = true;
-	pw->sleep_d3 = 0;
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		pw->sleep_state[fn] = PCI_UNKNOWN;
 		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
 		if (!f)
 			continue;
 		d = f->current_state;
+		pw->sleep_state[fn] = d;
 		/* powered up from scratch: D0, whatever the PCI core noted */
 		f->current_state = PCI_UNKNOWN;
 		pci_set_power_state(f, PCI_D0);
-		pci_restore_state(f);
-		if (d != PCI_D0 && d != PCI_UNKNOWN) {
-			pci_set_power_state(f, PCI_D3hot);
-			pw->sleep_d3 |= BIT(fn);
+		if (f->state_saved) {
+			pci_restore_state(f);
+			/* restoring consumed it: saved again, as the OFF left it */
+			pci_save_state(f);
 		}
+		if (d != PCI_D0 && d != PCI_UNKNOWN)
+			pci_set_power_state(f, PCI_D3hot);
 		pci_dev_put(f);
 	}
 	dev_dbg(&gmux->pnp->dev, "dGPU switched off: powered for the sleep\n");
@@ -415,32 +458,45 @@ out:
 	pci_dev_put(dgpu);
 }
 
-/* After the sleep: the switched-off dGPU as its driver's OFF left it, cut. */
+/*
+ * After the sleep: the switched-off dGPU as its driver's OFF left it
+ * (state saved, its functions' D-states as before the sleep), cut.
+ */
 static void gmux_power_sleep_done(struct apple_gmux_ng *gmux)
 {
 	struct gmux_power *pw = &gmux->power;
-	struct pci_dev *dgpu, *f;
+	struct pci_dev *dgpu, *f[GMUX_DGPU_FUNCS] = { };
+	bool present;
 	unsigned int fn;
 
 	dgpu = gmux_power_dgpu(gmux);
 	mutex_lock(&pw->lock);
-	/* not if a vga_switcheroo ON came meanwhile (it cleared sleep_on) */
+	/* not if a vga_switcheroo request came meanwhile (it cleared sleep_on) */
 	if (!pw->sleep_on)
 		goto out;
 	pw->sleep_on = false;
 	if (!dgpu || pw->state != 1)
 		goto out;
+	/* a dGPU that fell off the bus must not overwrite what was saved */
+	present = pci_device_is_present(dgpu);
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
-		f = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
-		if (!f)
+		f[fn] = pci_get_slot(dgpu->bus, PCI_DEVFN(PCI_SLOT(dgpu->devfn), fn));
+		if (!f[fn] || !present)
 			continue;
-		pci_save_state(f);
-		if (pw->sleep_d3 & BIT(fn))
-			pci_set_power_state(f, PCI_D3hot);
-		pci_dev_put(f);
+		pci_save_state(f[fn]);
+		if (pw->sleep_state[fn] != PCI_D0 && pw->sleep_state[fn] != PCI_UNKNOWN)
+			pci_set_power_state(f[fn], PCI_D3hot);
 	}
-	if (__gmux_power_set(gmux, false, GMUX_POWER_SWITCHEROO, true, false) < 0)
+	if (__gmux_power_set(gmux, false, GMUX_POWER_SWITCHEROO, present, false) < 0)
 		dev_warn(&gmux->pnp->dev, "cannot cut the switched-off dGPU's power after the sleep\n");
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		if (!f[fn])
+			continue;
+		/* what the PCI core noted before the sleep (hda_intel: D3cold) */
+		if (pw->sleep_state[fn] != PCI_UNKNOWN)
+			f[fn]->current_state = pw->sleep_state[fn];
+		pci_dev_put(f[fn]);
+	}
 out:
 	mutex_unlock(&pw->lock);
 	pci_dev_put(dgpu);
@@ -468,19 +524,43 @@ static void gmux_power_devm_exit(void *data)
 	struct apple_gmux_ng *gmux = data;
 
 	unregister_pm_notifier(&gmux->power.pm_nb);
+	/* removed between a sleep's PREPARE and POST: its driver believes it off */
+	gmux_power_sleep_done(gmux);
 }
 
 /**
  * gmux_power_register() - look after a switched-off dGPU across sleeps
  * @gmux: the gmux, its vga_switcheroo handler set up
  *
- * Undone through devm.
+ * Takes a dGPU that vga_switcheroo has switched OFF for off. Undone
+ * through devm, which also ends a sleep's hold still in force.
  *
  * Return: 0, or a negative errno (everything undone).
  */
 int gmux_power_register(struct apple_gmux_ng *gmux)
 {
+	struct gmux_power *pw = &gmux->power;
+	enum vga_switcheroo_state vs = VGA_SWITCHEROO_NOT_FOUND;
+	struct pci_dev *dgpu;
 	int ret;
+
+	/*
+	 * A dGPU vga_switcheroo switched OFF before this module loaded (an
+	 * earlier instance cut it and was unloaded): off, and the sleep
+	 * hold applies. Asked before pw->lock: vga_switcheroo's lock comes
+	 * first (the handler's power_state() takes pw->lock under it).
+	 */
+	dgpu = gmux_power_dgpu(gmux);
+	if (dgpu)
+		vs = vga_switcheroo_get_client_state(dgpu);
+	pci_dev_put(dgpu);
+	mutex_lock(&pw->lock);
+	if (vs == VGA_SWITCHEROO_OFF && pw->state < 0 && pw->off_by == GMUX_POWER_NOBODY) {
+		pw->state = 0;
+		pw->off_by = GMUX_POWER_SWITCHEROO;
+		dev_info(&gmux->pnp->dev, "dGPU switched off through vga_switcheroo before the driver loaded: taken as off\n");
+	}
+	mutex_unlock(&pw->lock);
 
 	gmux->power.pm_nb.notifier_call = gmux_power_pm_notify;
 	ret = register_pm_notifier(&gmux->power.pm_nb);

@@ -116,10 +116,6 @@ module_param(test_unlink_delay_ms, uint, 0644);
 MODULE_PARM_DESC(test_unlink_delay_ms,
 		 "TEST ONLY (QEMU harness): sleep this long (ms, at most 5000) when the gmux is removed, before the dGPU is unlinked, so that a test can remove a device meanwhile");
 
-/* How long a powered GPU may take to answer config reads. */
-#define GMUX_DGPU_ALIVE_MS	1000
-#define GMUX_DGPU_ALIVE_POLL_MS	5
-
 static struct apple_gmux_ng *gmux_runpm_from_dev(struct device *dev)
 {
 	return dev_get_drvdata(dev);
@@ -208,22 +204,6 @@ static void gmux_runpm_mark_d3cold(struct gmux_runpm *rp)
 			rp->sibling[fn]->current_state = PCI_D3cold;
 }
 
-/* Power is back: wait (bounded) until the GPU answers config reads. */
-static int gmux_dgpu_wait_alive(struct pci_dev *dgpu)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(GMUX_DGPU_ALIVE_MS);
-
-	for (;;) {
-		bool late = time_after(jiffies, end);
-
-		if (pci_device_is_present(dgpu))
-			return 0;
-		if (late)
-			return -ENODEV;
-		msleep(GMUX_DGPU_ALIVE_POLL_MS);
-	}
-}
-
 static int gmux_dgpu_power_runtime_suspend(struct device *dev)
 {
 	struct apple_gmux_ng *gmux = gmux_runpm_from_dev(dev);
@@ -285,7 +265,7 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 	if (!ret)
 		return 0;
 	rp->ons++;
-	if (rp->dgpu && gmux_dgpu_wait_alive(rp->dgpu)) {
+	if (rp->dgpu && gmux_power_wait_alive(rp->dgpu)) {
 		u32 id = 0;
 
 		pci_read_config_dword(rp->dgpu, PCI_VENDOR_ID, &id);
@@ -593,9 +573,10 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	rp->link = NULL;
 	mutex_lock(&rp->lock);
 	/*
-	 * Its resume may have failed: what runtime PM cut goes back on all
-	 * the same. What vga_switcheroo switched OFF stays off: its client
-	 * believes it off.
+	 * The switch's resume above powered what runtime PM had cut; if that
+	 * failed, the power is still taken as cut: power it now all the
+	 * same. What vga_switcheroo switched OFF while the switch was active
+	 * stays off: its client believes it off.
 	 */
 	gmux_power_state(gmux, &who);
 	if (who == GMUX_POWER_RUNTIME_PM)
