@@ -30,6 +30,10 @@
 gmux_simulated || exit 0
 gmux_wire_on
 ABL="/sys/bus/acpi/drivers/Apple backlight"	# apple_bl's ACPI driver
+# abl_gone: apple_bl's ACPI driver has left sysfs. driver_unregister()
+# removes its directory only when the driver's kobject is released, which
+# the debug kernel's CONFIG_DEBUG_KOBJECT_RELEASE delays by up to 4 s.
+abl_gone() { wait_until 5 sh -c '[ ! -d "$1" ]' _ "$ABL" > /dev/null; }
 # 6.12's apple_bl imports from video.ko: removed before it, or video.ko
 # (and with it the choice it parsed) stays.
 unload_all()
@@ -117,7 +121,7 @@ late_native()
 	gmux_load $2
 	before=$(ls /sys/class/backlight 2>/dev/null | tr '\n' ' ')
 	abl_evicted=no
-	[ -d /sys/module/apple_bl ] && [ ! -d "$ABL" ] && abl_evicted=yes
+	[ -d /sys/module/apple_bl ] && abl_gone && abl_evicted=yes
 	dmesg_mark "late-$1"
 	if ! modprobe macsupport_test_backlight native=1; then
 		fail apple_gmux_ng "backlight-choice-$1" "cannot load the test helper"
@@ -281,8 +285,8 @@ if ! modprobe apple_bl || [ ! -d "$ABL" ]; then
 fi
 dmesg_mark evict
 gmux_load
-evicted=yes
-[ -d "$ABL" ] && evicted=no
+evicted=no
+abl_gone && evicted=yes
 rmmod apple_gmux_ng
 back=no
 [ -d "$ABL" ] && back=yes
