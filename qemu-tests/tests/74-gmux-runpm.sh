@@ -238,6 +238,10 @@ if dgpu_is 1 && [ ! -e "$(power_dev)" ]; then
 else
 	fail apple_gmux_ng runpm-unload-powers "sim dgpu_on $(gmux-simctl get dgpu_on), $(ls -d "$(power_dev)" 2>&1)"
 fi
+# The dGPU runtime-suspended (powered: unlinked) before the reload, as it
+# is after its autosuspend delay: vga_switcheroo then calls it OFF (its
+# driver has power control), which must not be taken for a manual OFF.
+wait_until 10 sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm')\" = suspended ]" > /dev/null
 dmesg_mark runpm-reload
 gmux_load
 use_dgpu

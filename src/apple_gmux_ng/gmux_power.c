@@ -11,6 +11,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/pci.h>
+#include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/suspend.h>
 #include <linux/vga_switcheroo.h>
@@ -548,11 +549,17 @@ int gmux_power_register(struct apple_gmux_ng *gmux)
 	 * A dGPU vga_switcheroo switched OFF before this module loaded (an
 	 * earlier instance cut it and was unloaded): off, and the sleep
 	 * hold applies. Asked before pw->lock: vga_switcheroo's lock comes
-	 * first (the handler's power_state() takes pw->lock under it).
+	 * first (the handler's power_state() takes pw->lock under it). For a
+	 * client with driver power control (nouveau runpm=1) vga_switcheroo
+	 * answers OFF whenever the GPU is runtime-suspended, powered or not:
+	 * only a runtime-active GPU it calls OFF was switched off by hand.
 	 */
 	dgpu = gmux_power_dgpu(gmux);
-	if (dgpu)
+	if (dgpu) {
 		vs = vga_switcheroo_get_client_state(dgpu);
+		if (!pm_runtime_enabled(&dgpu->dev) || !pm_runtime_active(&dgpu->dev))
+			vs = VGA_SWITCHEROO_NOT_FOUND;
+	}
 	pci_dev_put(dgpu);
 	mutex_lock(&pw->lock);
 	if (vs == VGA_SWITCHEROO_OFF && pw->state < 0 && pw->off_by == GMUX_POWER_NOBODY) {
