@@ -193,20 +193,30 @@ static void gmux_power_link(struct apple_gmux_ng *gmux, bool down)
 	}
 }
 
+/* The dGPU (function 0), referenced, or NULL */
+static struct pci_dev *gmux_power_dgpu(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *pdev = NULL;
+
+	for_each_pci_dev(pdev)
+		if (gmux_pci_is_dgpu(gmux, pdev))
+			return pdev;
+	return NULL;
+}
+
 /*
- * Is the dGPU behind the link handshake there to take its link down? One
- * the firmware left unpowered (after a sleep) does not answer, and on T2
- * firmware PWRD(1) would then wait a second for an L2 entry that never
- * comes. pw->lock held.
+ * Is the dGPU there to take its link down? One the firmware left
+ * unpowered (after a sleep) does not answer, and on T2 firmware PWRD(1)
+ * would then wait a second for an L2 entry that never comes.
  */
-static bool gmux_power_link_present(struct gmux_power *pw)
+static bool gmux_power_link_present(struct apple_gmux_ng *gmux)
 {
 	struct pci_dev *dgpu;
 	bool present;
 
-	if (!pw->link_method)
+	if (!gmux->power.link_method)
 		return false;
-	dgpu = acpi_get_pci_dev(pw->link_method);
+	dgpu = gmux_power_dgpu(gmux);
 	present = dgpu && pci_device_is_present(dgpu);
 	pci_dev_put(dgpu);
 	return present;
@@ -361,22 +371,11 @@ void gmux_power_resume(struct apple_gmux_ng *gmux)
 		mutex_unlock(&pw->lock);
 		return;
 	}
-	ret = __gmux_power_set(gmux, false, who, gmux_power_link_present(pw), true);
+	ret = __gmux_power_set(gmux, false, who, gmux_power_link_present(gmux), true);
 	mutex_unlock(&pw->lock);
 	if (ret < 0)
 		dev_warn(&gmux->pnp->dev, "cannot cut the dGPU's power again after sleep (%s had cut it): %pe\n",
 			 gmux_power_user_names[who], ERR_PTR(ret));
-}
-
-/* The dGPU (function 0), referenced, or NULL */
-static struct pci_dev *gmux_power_dgpu(struct apple_gmux_ng *gmux)
-{
-	struct pci_dev *pdev = NULL;
-
-	for_each_pci_dev(pdev)
-		if (gmux_pci_is_dgpu(gmux, pdev))
-			return pdev;
-	return NULL;
 }
 
 /**
