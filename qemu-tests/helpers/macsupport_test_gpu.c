@@ -22,7 +22,10 @@
  * - <pci name>/state: bound, gpu_state (on/off), set_gpu_state calls,
  *   reprobes, unpowered (mode=radeon: set_gpu_state calls that found the
  *   dGPU unpowered), state_lost (mode=radeon: ONs that found no state
- *   saved to restore, as radeon's OFF saved it; must stay 0)
+ *   saved to restore, as radeon's OFF saved it; must stay 0); the iGPU's
+ *   also panel: found or none, what i915 would have found when it probed
+ *   (panel=edp: an eDP panel, found only if the gmux had it on the iGPU;
+ *   panel=lvds: the EDID read through the handler's DDC switch)
  * - <pci name>/ddc: write N: vga_switcheroo_lock_ddc() (the handler's
  *   switch_ddc moves the DDC lines to this GPU), hold them N ms (at most
  *   10 s) as a driver reading the EDID would, vga_switcheroo_unlock_ddc()
@@ -142,6 +145,10 @@ static char *mode = "nouveau";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "Which real driver the dGPU's driver plays: nouveau (default), amdgpu (BACO runtime PM) or radeon (no runtime PM, vga_switcheroo OFF only)");
 
+static char *panel = "edp";
+module_param(panel, charp, 0444);
+MODULE_PARM_DESC(panel, "How the iGPU's driver finds the panel at probe, as i915 does: edp (indexed and T2 gmux) or lvds (classic)");
+
 static int autosuspend_ms = 500;
 module_param(autosuspend_ms, int, 0444);
 MODULE_PARM_DESC(autosuspend_ms, "Autosuspend delay of the dGPU and its audio function (ms)");
@@ -165,6 +172,7 @@ struct test_gpu {
 	unsigned int state_calls;
 	unsigned int reprobes;
 	int ddc_result;
+	const char *panel;	/* the iGPU's: what i915 would have found at probe */
 };
 
 static struct dentry *test_gpu_root;
@@ -184,6 +192,37 @@ static u32 test_dgpu_offs(void)
 	if (!test_sim_st)
 		return 0;
 	return ioread32(test_sim_st + GMUX_SIM_ST_DGPU_OFFS - GMUX_SIM_ST_READS);
+}
+
+/* A field of the simulator's state, or -1 without the simulator */
+static int test_sim_get(unsigned int field)
+{
+	if (!test_sim_st)
+		return -1;
+	return ioread32(test_sim_st + field - GMUX_SIM_ST_READS);
+}
+
+/*
+ * The iGPU's driver looks for the panel, as i915 does once, at probe:
+ * an eDP panel (indexed and T2 gmux) through its AUX channel, which the
+ * gmux switches with the panel, so it is found only if the panel is on
+ * the iGPU (SWITCH_DISPLAY 2); an LVDS panel's EDID (classic gmux) through
+ * drm_get_edid_switcheroo(), which has the handler move the DDC lines to
+ * the iGPU for the read (SWITCH_DDC 1 while they are held). Not modelled:
+ * i915's VBT fallbacks; the panel itself.
+ */
+static const char *test_igd_find_panel(struct pci_dev *pdev)
+{
+	int ddc;
+
+	if (!test_sim_st)
+		return "unknown";
+	if (strcmp(panel, "lvds"))
+		return test_sim_get(GMUX_SIM_ST_SWITCH_DISPLAY) == 2 ? "found" : "none";
+	vga_switcheroo_lock_ddc(pdev);
+	ddc = test_sim_get(GMUX_SIM_ST_SWITCH_DDC);
+	vga_switcheroo_unlock_ddc(pdev);
+	return ddc == 1 ? "found" : "none";
 }
 
 /* Map the simulator's state fields in the ivshmem BAR (read only). */
@@ -604,6 +643,8 @@ static int test_gpu_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "state_lost: %u\n", gpu->state_lost);
 	seq_printf(s, "switcheroo_state: %s\n",
 		   vga_switcheroo_get_client_state(gpu->pdev) == VGA_SWITCHEROO_ON ? "on" : "off");
+	if (gpu->panel)
+		seq_printf(s, "panel: %s\n", gpu->panel);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(test_gpu_state);
@@ -688,6 +729,8 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/* radeon: no runtime PM without PX, which no Mac has */
 	dgpu_runpm = ((runpm && !test_gpu_radeon) || gpu->baco) && pdev != vga_default_device();
 	/* amdgpu registers without driver power control where it has no PX */
+	if (pdev == vga_default_device())
+		gpu->panel = test_igd_find_panel(pdev);
 	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm && !gpu->baco);
 	if (ret)
 		return ret;

@@ -74,6 +74,22 @@ struct gmux_audio_link {
 };
 
 /**
+ * enum gmux_igd_probe - where the panel was when the iGPU's driver probed
+ * @GMUX_IGD_PROBE_NOT_SEEN: not seen (no iGPU, or its driver has not probed
+ *	since the gmux was probed)
+ * @GMUX_IGD_PROBE_BEFORE: its driver was bound before the gmux was probed
+ * @GMUX_IGD_PROBE_PANEL: the panel was on the iGPU
+ * @GMUX_IGD_PROBE_NO_PANEL: the panel was on the dGPU (an eDP Mac's i915
+ *	then has no panel)
+ */
+enum gmux_igd_probe {
+	GMUX_IGD_PROBE_NOT_SEEN,
+	GMUX_IGD_PROBE_BEFORE,
+	GMUX_IGD_PROBE_PANEL,
+	GMUX_IGD_PROBE_NO_PANEL,
+};
+
+/**
  * struct gmux_switch_state - display switching (gmux_switch.c)
  * @lock: serialises switches, and the dGPU power change's register
  *	requests and firmware link handshake with them (gmux_power.c nests
@@ -86,6 +102,10 @@ struct gmux_audio_link {
  * @ddc_failures: DDC-only switches that failed
  * @audio_link: audio-to-dGPU device links the driver made
  * @audio_links_kernel: audio functions the kernel's quirk linked itself
+ * @igd_probe: where the panel was when the iGPU's driver last probed
+ * @igd_probe_pending: the iGPU's driver is probing (between the driver
+ *	core's BIND_DRIVER and BOUND_DRIVER notifications)
+ * @pci_nb: notifier on the PCI bus: the iGPU's driver probing
  */
 struct gmux_switch_state {
 	struct mutex lock;
@@ -97,6 +117,9 @@ struct gmux_switch_state {
 	unsigned int ddc_failures;
 	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
 	unsigned int audio_links_kernel;
+	enum gmux_igd_probe igd_probe;
+	bool igd_probe_pending;
+	struct notifier_block pci_nb;
 };
 
 /**
@@ -209,7 +232,7 @@ struct gmux_runpm {
 	unsigned int errors;
 	unsigned int dead;
 	unsigned int hotplug_wakes;
-	char blocker[64];
+	char blocker[96];
 };
 
 /**
@@ -360,6 +383,16 @@ bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
  * register cannot be read.
  */
 bool gmux_panel_on_igd(struct apple_gmux_ng *gmux);
+
+/**
+ * gmux_igd_without_panel() - did an eDP Mac's iGPU driver probe without the panel?
+ * @gmux: the gmux
+ *
+ * Return: true if this gmux switches an eDP panel (indexed, T2) and the
+ * iGPU's driver probed while the panel was on the dGPU: i915 then has no
+ * panel, and the panel must stay on the dGPU.
+ */
+bool gmux_igd_without_panel(struct apple_gmux_ng *gmux);
 
 /* gmux_runpm.c */
 void gmux_runpm_setup(struct apple_gmux_ng *gmux);

@@ -154,7 +154,12 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 		return true;
 	}
 	if (!gmux_panel_on_igd(gmux)) {
-		strscpy(why, "the panel is on the discrete GPU", len);
+		if (gmux_igd_without_panel(gmux))
+			strscpy(why,
+				"the panel is on the discrete GPU; the iGPU's driver probed without it (see force_igd)",
+				len);
+		else
+			strscpy(why, "the panel is on the discrete GPU", len);
 		return true;
 	}
 	/*

@@ -54,9 +54,19 @@
  * vendor's (none on a real Mac today; the harness's intel-hda stand-in),
  * when the handler is set up, and removes it on remove.
  *
+ * On the eDP Macs (indexed and T2 gmux) the iGPU's driver (i915) finds
+ * the panel only if it is on the iGPU when i915 probes: it reads the panel
+ * over AUX, switched with the panel, and has no vga_switcheroo reprobe.
+ * A PCI bus notifier notes where the panel was when the iGPU's driver
+ * probed, and a probe without it is logged and given as the reason the
+ * dGPU stays on. force_igd=1 moves the panel to the iGPU before the handler
+ * registers (which i915 waits for on a Mac booted on the dGPU), but not
+ * under an iGPU driver bound before the gmux.
+ *
  * debugfs: /sys/kernel/debug/apple_gmux_ng/<pnp device>/switch shows the
- * handler, the panel's GPU as the gmux reports it, the dGPU's power as
- * last set, and counters of switches, power changes and their failures.
+ * handler, the panel's GPU as the gmux reports it, where it was when the
+ * iGPU's driver probed (igd_driver_probe), the dGPU's power as last set,
+ * and counters of switches, power changes and their failures.
  */
 
 /* The gmux whose handler is registered; one per system. */
@@ -205,6 +215,13 @@ static const struct vga_switcheroo_handler gmux_handler_no_ddc = {
 	.get_client_id	= gmux_vga_get_client_id,
 };
 
+static const char *const gmux_igd_probe_names[] = {
+	[GMUX_IGD_PROBE_NOT_SEEN] = "not seen",
+	[GMUX_IGD_PROBE_BEFORE] = "bound before the gmux",
+	[GMUX_IGD_PROBE_PANEL] = "panel on IGD",
+	[GMUX_IGD_PROBE_NO_PANEL] = "panel on DIS",
+};
+
 static int gmux_switch_show(struct seq_file *s, void *unused)
 {
 	struct apple_gmux_ng *gmux = s->private;
@@ -232,6 +249,7 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 				   pci_name(gmux->sw.audio_link[i].hda),
 				   pci_name(gmux->sw.audio_link[i].gpu));
 	seq_printf(s, "audio_links_by_kernel_quirk: %u\n", gmux->sw.audio_links_kernel);
+	seq_printf(s, "igd_driver_probe: %s\n", gmux_igd_probe_names[gmux->sw.igd_probe]);
 	mutex_unlock(&gmux->sw.lock);
 	/* not under sw.lock: a power change takes it inside its own */
 	gmux_power_show(s, gmux);
@@ -365,7 +383,10 @@ MODULE_PARM_DESC(force_igd,
  * force_igd: the panel to the iGPU at probe, before the handler registers
  * (so before the iGPU's driver, deferred until then, binds). The kernel's
  * default VGA device stays the GPU the firmware booted on: 6.1 does not
- * export vga_set_default_device() to modules.
+ * export vga_set_default_device() to modules. Not on an eDP Mac whose
+ * iGPU driver was bound before the gmux was probed, while the panel is on
+ * the dGPU: that driver may have probed there and then has no panel (see
+ * gmux_switch_pci_notify()), and the screen would go dark.
  */
 static void gmux_force_igd(struct apple_gmux_ng *gmux)
 {
@@ -384,8 +405,85 @@ static void gmux_force_igd(struct apple_gmux_ng *gmux)
 		dev_warn(dev, "force_igd: this Mac shows no integrated GPU; the panel stays where it is\n");
 		return;
 	}
+	if (gmux_panel_on_igd(gmux))
+		return;
+	if (gmux->io.kind != MAC_GMUX_CLASSIC &&
+	    READ_ONCE(gmux->sw.igd_probe) == GMUX_IGD_PROBE_BEFORE) {
+		dev_warn(dev, "force_igd: the iGPU's driver was bound before the gmux, while the panel may have been on the dGPU, where it finds no eDP panel: the panel stays on the dGPU\n");
+		return;
+	}
 	if (!gmux_display_switch(gmux, GMUX_GPU_IGD))
 		dev_info(dev, "force_igd: panel switched to the integrated GPU\n");
+}
+
+/*
+ * i915 finds an eDP panel (indexed and T2 gmux) only if the panel is on
+ * the iGPU when it probes: its eDP setup reads the panel's DPCD over AUX,
+ * which these gmux switch together with the panel, and a panel not found
+ * then is not looked for again (i915 has no vga_switcheroo reprobe). On a
+ * Mac that booted on the dGPU, i915 defers its probe until the handler is
+ * registered; force_igd moves the panel just before. Note where the panel
+ * was when the iGPU's driver probed, and say so when it was on the dGPU:
+ * the panel must then stay there, and the dGPU powered. A classic gmux
+ * drives an LVDS panel, whose EDID the iGPU's driver reads through
+ * switch_ddc wherever the panel is.
+ */
+static int gmux_switch_pci_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct apple_gmux_ng *gmux = container_of(nb, struct apple_gmux_ng, sw.pci_nb);
+	struct pci_dev *pdev = to_pci_dev(data);
+	bool on_igd, warn = false;
+
+	if (!gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD))
+		return NOTIFY_DONE;
+	switch (action) {
+	case BUS_NOTIFY_BIND_DRIVER:
+		/* before the driver's probe, at each attempt of a deferred one */
+		on_igd = gmux_panel_on_igd(gmux);
+		mutex_lock(&gmux->sw.lock);
+		WRITE_ONCE(gmux->sw.igd_probe,
+			   on_igd ? GMUX_IGD_PROBE_PANEL : GMUX_IGD_PROBE_NO_PANEL);
+		gmux->sw.igd_probe_pending = true;
+		mutex_unlock(&gmux->sw.lock);
+		break;
+	case BUS_NOTIFY_BOUND_DRIVER:
+		mutex_lock(&gmux->sw.lock);
+		warn = gmux->sw.igd_probe_pending && gmux->sw.igd_probe == GMUX_IGD_PROBE_NO_PANEL;
+		gmux->sw.igd_probe_pending = false;
+		mutex_unlock(&gmux->sw.lock);
+		if (warn && gmux->io.kind != MAC_GMUX_CLASSIC)
+			dev_warn(&gmux->pnp->dev, "the iGPU %s's driver probed while the panel was on the dGPU: it finds no eDP panel then, so the panel stays on the dGPU, and the dGPU powered (force_igd=1, or gpu-select boot igd, puts the panel on the iGPU first)\n",
+				 pci_name(pdev));
+		break;
+	case BUS_NOTIFY_DRIVER_NOT_BOUND:
+		mutex_lock(&gmux->sw.lock);
+		gmux->sw.igd_probe_pending = false;
+		mutex_unlock(&gmux->sw.lock);
+		break;
+	case BUS_NOTIFY_UNBOUND_DRIVER:
+		WRITE_ONCE(gmux->sw.igd_probe, GMUX_IGD_PROBE_NOT_SEEN);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+/* Watch the iGPU's driver from now on; one bound already is noted. */
+static int gmux_igd_watch(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *pdev = NULL;
+	int ret;
+
+	gmux->sw.pci_nb.notifier_call = gmux_switch_pci_notify;
+	ret = bus_register_notifier(&pci_bus_type, &gmux->sw.pci_nb);
+	if (ret) {
+		gmux->sw.pci_nb.notifier_call = NULL;
+		return ret;
+	}
+	for_each_pci_dev(pdev) {
+		if (gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD) && READ_ONCE(pdev->dev.driver))
+			WRITE_ONCE(gmux->sw.igd_probe, GMUX_IGD_PROBE_BEFORE);
+	}
+	return 0;
 }
 
 /**
@@ -407,6 +505,9 @@ int gmux_switch_init(struct apple_gmux_ng *gmux)
 	const struct vga_switcheroo_handler *handler;
 	int ret;
 
+	ret = gmux_igd_watch(gmux);
+	if (ret)
+		return ret;
 	gmux->sw.external = gmux_external_switchable(gmux->model) && !gmux_has_thunderbolt();
 	if (!gmux->sw.external)
 		gmux_external_to_dgpu(gmux);
@@ -466,6 +567,10 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 	}
 	mutex_unlock(&gmux_handler_lock);
 	gmux_audio_links_exit(gmux);
+	if (gmux->sw.pci_nb.notifier_call) {
+		bus_unregister_notifier(&pci_bus_type, &gmux->sw.pci_nb);
+		gmux->sw.pci_nb.notifier_call = NULL;
+	}
 }
 
 bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
@@ -473,6 +578,12 @@ bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
 	/* as nouveau and amdgpu tell an eGPU from the internal one */
 	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS) &&
 	       !pci_is_thunderbolt_attached(pdev);
+}
+
+bool gmux_igd_without_panel(struct apple_gmux_ng *gmux)
+{
+	return gmux->io.kind != MAC_GMUX_CLASSIC &&
+	       READ_ONCE(gmux->sw.igd_probe) == GMUX_IGD_PROBE_NO_PANEL;
 }
 
 bool gmux_panel_on_igd(struct apple_gmux_ng *gmux)
