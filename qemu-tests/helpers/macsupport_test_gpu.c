@@ -93,9 +93,17 @@
  * device, radeon_suspend_kms() (pci_save_state(), D3hot) before the
  * handler cuts the power and radeon_resume_kms() (D0, pci_restore_state())
  * after the handler powered it; each call that finds the dGPU unpowered
- * counts as "unpowered" in the state file (must stay 0). The audio
- * function is left unbound: snd_hda_intel's vga_switcheroo audio client
- * is not modelled.
+ * counts as "unpowered" in the state file (must stay 0). Its HDMI audio
+ * is hda_intel's vga_switcheroo audio client (below), whose OFF suspends
+ * it and calls it D3cold before the GPU is switched off, and whose ON
+ * resumes it after.
+ *
+ * With an AMD GPU (mode=amdgpu, mode=radeon), what the kernel's
+ * apple_gmux_detect() answers decides, as in amdgpu and hda_intel: where
+ * it finds no gmux (a T2 gmux under a kernel before 6.4, Debian's 6.1),
+ * amdgpu registers no vga_switcheroo client and the HDMI audio none
+ * either (it then has runtime PM of its own); the state file's
+ * switcheroo_client says which.
  *
  * Cold device (cold=1, the default): QEMU's stand-ins answer config
  * reads whether the simulated gmux powers the dGPU or not; a real GPU
@@ -115,6 +123,7 @@
  */
 
 #include <linux/acpi.h>
+#include <linux/apple-gmux.h>
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -129,6 +138,7 @@
 #include <linux/vga_switcheroo.h>
 
 #include "macsupport/gmux_sim.h"
+#include "macsupport/mac_model.h"
 
 #define TEST_GPU_MAX_DEFER	4
 #define TEST_COLD_LOG		5	/* cold accesses logged, then only counted */
@@ -166,6 +176,7 @@ struct test_gpu {
 	unsigned int link_down;
 	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
 	bool baco;
+	bool client;		/* registered with vga_switcheroo as a GPU */
 	bool audio_client;	/* registered with vga_switcheroo as audio */
 	bool keep_power;	/* hda_intel's bus.keep_power: idle refused */
 	enum vga_switcheroo_state state;
@@ -177,6 +188,7 @@ struct test_gpu {
 
 static struct dentry *test_gpu_root;
 static void __iomem *test_sim_st;	/* the simulator's ST_* fields, or NULL */
+static int test_sim_kind = -1;		/* the enum mac_gmux_kind it plays, or -1 */
 
 /* 1 if the simulated gmux has the dGPU powered, 0 if not, -1 unknown */
 static int test_dgpu_powered(void)
@@ -234,9 +246,46 @@ static void test_sim_map(void)
 	if (!ivshmem)
 		return;
 	start = pci_resource_start(ivshmem, 2);
-	if (start && pci_resource_len(ivshmem, 2) >= GMUX_SIM_BAR_OFFSET + GMUX_SIM_WINDOW_LEN)
+	if (start && pci_resource_len(ivshmem, 2) >= GMUX_SIM_BAR_OFFSET + GMUX_SIM_WINDOW_LEN) {
+		void __iomem *id = ioremap(start + GMUX_SIM_BAR_OFFSET + GMUX_SIM_MAGIC, 8);
+
+		if (id) {
+			if (ioread32(id) == GMUX_SIM_MAGIC_VALUE)
+				test_sim_kind = ioread32(id + GMUX_SIM_KIND - GMUX_SIM_MAGIC);
+			iounmap(id);
+		}
 		test_sim_st = ioremap(start + GMUX_SIM_BAR_OFFSET + GMUX_SIM_ST_READS, 0x80);
+	}
 	pci_dev_put(ivshmem);
+}
+
+/*
+ * What the kernel's apple_gmux_detect() (linux/apple-gmux.h, compiled into
+ * amdgpu and snd_hda_intel) answers on this Mac: a gmux with an I/O port
+ * range (classic, indexed) is found; the memory-mapped T2 gmux only by a
+ * header that knows it (6.4 on: GMUX_MMIO_PORT_SELECT), which Debian's 6.1
+ * is not. So on a T2 Mac under 6.1, amdgpu registers no vga_switcheroo
+ * client (amdgpu_device_should_register_switcheroo()) and an AMD GPU's
+ * HDMI audio is no audio client (get_bound_vga()). The simulated gmux is
+ * reached through its window, not through ports, so the real function
+ * cannot run against it: this is its answer for the simulated kind.
+ */
+static bool test_kernel_detects_gmux(void)
+{
+	if (!IS_ENABLED(CONFIG_APPLE_GMUX))
+		return false;
+	switch (test_sim_kind) {
+	case MAC_GMUX_CLASSIC:
+	case MAC_GMUX_INDEXED:
+		return true;
+	case MAC_GMUX_T2:
+#ifdef GMUX_MMIO_PORT_SELECT
+		return true;
+#else
+		return false;
+#endif
+	}
+	return false;
 }
 
 /* The cold device: the dGPU's bus, its own ops, and what met it unpowered */
@@ -455,6 +504,7 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "link_down: %u\n", gpu->link_down);
 	seq_printf(s, "baco: %d\n", gpu->baco);
 	seq_printf(s, "keep_power: %d\n", READ_ONCE(gpu->keep_power));
+	seq_printf(s, "audio_client: %d\n", gpu->audio_client);
 	seq_printf(s, "baco_failures: %u\n", gpu->baco_failures);
 	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
 	return 0;
@@ -643,6 +693,7 @@ static int test_gpu_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "state_lost: %u\n", gpu->state_lost);
 	seq_printf(s, "switcheroo_state: %s\n",
 		   vga_switcheroo_get_client_state(gpu->pdev) == VGA_SWITCHEROO_ON ? "on" : "off");
+	seq_printf(s, "switcheroo_client: %d\n", gpu->client);
 	if (gpu->panel)
 		seq_printf(s, "panel: %s\n", gpu->panel);
 	return 0;
@@ -728,18 +779,27 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	gpu->baco = test_gpu_amdgpu && pdev != vga_default_device();
 	/* radeon: no runtime PM without PX, which no Mac has */
 	dgpu_runpm = ((runpm && !test_gpu_radeon) || gpu->baco) && pdev != vga_default_device();
-	/* amdgpu registers without driver power control where it has no PX */
 	if (pdev == vga_default_device())
 		gpu->panel = test_igd_find_panel(pdev);
-	ret = vga_switcheroo_register_client(pdev, &test_gpu_ops, dgpu_runpm && !gpu->baco);
-	if (ret)
-		return ret;
+	/*
+	 * amdgpu registers without driver power control where it has no PX,
+	 * and on a Mac only where apple_gmux_detect() finds the gmux
+	 */
+	gpu->client = !gpu->baco || test_kernel_detects_gmux();
+	if (gpu->client) {
+		ret = vga_switcheroo_register_client(pdev, &test_gpu_ops,
+						     dgpu_runpm && !gpu->baco);
+		if (ret)
+			return ret;
+	}
 	gpu->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
 	debugfs_create_file("state", 0444, gpu->dir, gpu, &test_gpu_state_fops);
 	debugfs_create_file("ddc", 0600, gpu->dir, gpu, &test_gpu_ddc_fops);
 	if (dgpu_runpm)
 		test_runpm_start(gpu);
-	dev_info(&pdev->dev, "TEST ONLY: fake GPU bound, vga_switcheroo client registered%s\n",
+	dev_info(&pdev->dev, "TEST ONLY: fake GPU bound, %s%s\n",
+		 gpu->client ? "vga_switcheroo client registered" :
+		 "no vga_switcheroo client (amdgpu: the kernel's apple_gmux_detect() finds no gmux)",
 		 pdev == vga_default_device() ? " (boot VGA device)" : "");
 	return 0;
 }
@@ -750,7 +810,8 @@ static void test_gpu_remove(struct pci_dev *pdev)
 
 	test_runpm_stop(gpu);
 	debugfs_remove_recursive(gpu->dir);
-	vga_switcheroo_unregister_client(pdev);
+	if (gpu->client)
+		vga_switcheroo_unregister_client(pdev);
 }
 
 static const struct pci_device_id test_gpu_ids[] = {
@@ -778,6 +839,21 @@ static void test_hda_set_state(struct pci_dev *pdev, enum vga_switcheroo_state s
 
 	hda->state = state;
 	hda->state_calls++;
+	if (!hda->runpm)
+		return;
+	/*
+	 * azx_vs_set_state(): OFF (before the GPU is switched off) suspends
+	 * the codecs and the controller and calls the function D3cold; ON
+	 * (after the GPU is back) resumes the codecs, and so the controller
+	 */
+	if (state == VGA_SWITCHEROO_OFF) {
+		pm_runtime_suspend(&pdev->dev);
+		pdev->current_state = PCI_D3cold;
+	} else {
+		pm_runtime_get_sync(&pdev->dev);
+		pm_runtime_mark_last_busy(&pdev->dev);
+		pm_runtime_put_autosuspend(&pdev->dev);
+	}
 }
 
 static bool test_hda_can_switch(struct pci_dev *pdev)
@@ -812,13 +888,14 @@ static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct pci_dev *fn0;
 	struct test_gpu *hda;
-	bool gpu_slot;
+	bool gpu_slot, amd;
 	int ret;
 
 	fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
 	gpu_slot = fn0 && fn0 != pdev && (fn0->class >> 16) == PCI_BASE_CLASS_DISPLAY;
+	amd = test_gpu_amdgpu || test_gpu_radeon;
 	/* the HDMI audio of amdgpu's chips has runtime PM of its own */
-	if (!gpu_slot || !(runpm || test_gpu_amdgpu) || test_gpu_radeon) {
+	if (!gpu_slot || !(runpm || amd)) {
 		pci_dev_put(fn0);
 		return -ENODEV;
 	}
@@ -832,11 +909,14 @@ static int test_hda_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	hda->state = VGA_SWITCHEROO_ON;
 	pci_set_drvdata(pdev, hda);
 	/*
-	 * nouveau's (NVIDIA) HDMI audio, as init_vga_switcheroo() sets it up:
-	 * keep_power unless the root port above the GPU has _PR3 (no Mac's
-	 * has), then an audio client of the GPU's.
+	 * As init_vga_switcheroo() sets it up for an NVIDIA GPU's HDMI audio,
+	 * and for an AMD GPU's where apple_gmux_detect() finds the gmux
+	 * (get_bound_vga()): keep_power unless the root port above the GPU
+	 * has _PR3 (no Mac's has), runtime PM, an audio client of the GPU's.
+	 * An AMD GPU's audio elsewhere: runtime PM of its own (amdgpu's
+	 * chips), no client.
 	 */
-	if (!test_gpu_amdgpu) {
+	if (!amd || test_kernel_detects_gmux()) {
 		struct pci_dev *port = pci_upstream_bridge(fn0);
 
 		/*

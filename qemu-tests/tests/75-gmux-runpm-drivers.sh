@@ -33,8 +33,10 @@
 # name, BACO runtime PM, a resume that fails if the power was cut while
 # suspended; not its missing probe deferral or its "connected is busy"
 # idle check; mode=radeon: the driver's name, no runtime PM, radeon's
-# config-space steps in set_gpu_state, not its HDMI audio's vga_switcheroo
-# client), the gmux's GPE (macsupport_test_gpe_wire). Not modelled: a
+# config-space steps in set_gpu_state, its HDMI audio as hda_intel's audio
+# client; amdgpu's and the audio's client only where the kernel's
+# apple_gmux_detect() finds the gmux: not a T2 one on 6.1), the gmux's GPE
+# (macsupport_test_gpe_wire). Not modelled: a
 # firmware that powers the dGPU on wake, and the chip's config space lost
 # with its power (QEMU's device keeps it: what the cold device catches is
 # the access, not the loss).
@@ -101,7 +103,7 @@ if wait_until 10 sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm')\" =
 	if [ "$offs1" = "$offs0" ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] &&
 	   [ "$resumed" = active ] && [ "$(runpm_of "$D" baco_failures)" = 0 ] &&
 	   case "$blocker" in *amdgpu*BACO*) true ;; *) false ;; esac; then
-		pass apple_gmux_ng runpm-amdgpu-baco-kept-powered "dGPU in BACO 2 s, never cut (blocker '$blocker'), resumed: BACO exit answered"
+		pass apple_gmux_ng runpm-amdgpu-baco-kept-powered "dGPU in BACO 2 s, never cut (blocker '$blocker'), resumed: BACO exit answered; vga_switcheroo client: $(sed -n 's/^switcheroo_client: //p' "$TEST_GPU/$D/state") (none where the kernel's apple_gmux_detect() misses the gmux: T2 on 6.1)"
 	else
 		fail apple_gmux_ng runpm-amdgpu-baco-kept-powered "cuts $offs0 -> $offs1, resumed '$resumed'; $(state)"
 	fi
@@ -178,6 +180,9 @@ fi
 
 # Unloading apple_gmux_ng leaves a dGPU vga_switcheroo switched OFF off;
 # the reloaded handler powers it before radeon resumes the chip on ON.
+# Neither the unlink nor the link resumes the slot's functions meanwhile:
+# hda_intel's audio client believes its function off (D3cold) until ON.
+ar0=$(runpm_of "$A" resumes)
 rmmod apple_gmux_ng
 off_kept=$(gmux-simctl get dgpu_on)
 gmux_load
@@ -192,6 +197,22 @@ if [ "$off_kept" = 0 ] && [ "$reloaded" = "off vga_switcheroo" ] && [ "$(gmux-si
 	pass apple_gmux_ng runpm-radeon-off-kept-on-unload "unloaded with the dGPU OFF: left off; reloaded: taken for $reloaded; ON powered it before the driver resumed it, its saved state there: $(rstate)"
 else
 	fail apple_gmux_ng runpm-radeon-off-kept-on-unload "dgpu_on after unload $off_kept, record after reload '$reloaded', state_lost $(gst state_lost); $(rstate); $(tr '\n' ' ' < "$VGASR" 2>&1)"
+fi
+# (an AMD GPU's audio is no client where the kernel's apple_gmux_detect()
+# misses the gmux, a T2 one on 6.1: then nothing resumes it on ON)
+if [ -n "$A" ]; then
+	if [ "$(runpm_of "$A" audio_client)" = 1 ]; then
+		wait_until 5 sh -c "[ \"\$(sed -n 's/^resumes: //p' '$TEST_GPU/$A/runpm')\" -gt '$ar0' ]" > /dev/null
+		resumed=$?
+	else
+		resumed=0
+	fi
+	if [ "$resumed" = 0 ] && [ "$(runpm_of "$A" unpowered)" = 0 ] && [ "$(runpm_of "$A" link_down)" = 0 ] &&
+	   [ "$(runpm_of "$A" keep_power)" = 0 ]; then
+		pass apple_gmux_ng runpm-radeon-audio-client "radeon's HDMI audio (audio client $(runpm_of "$A" audio_client), keep_power 0): not resumed while off, powered when it was (resumes $ar0 -> $(runpm_of "$A" resumes))"
+	else
+		fail apple_gmux_ng runpm-radeon-audio-client "audio client $(runpm_of "$A" audio_client), resumes $ar0 -> $(runpm_of "$A" resumes), unpowered $(runpm_of "$A" unpowered), link_down $(runpm_of "$A" link_down), keep_power $(runpm_of "$A" keep_power)"
+	fi
 fi
 gpu_cold_check runpm-radeon-no-cold-access
 gpu_modules_out

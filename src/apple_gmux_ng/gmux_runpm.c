@@ -443,6 +443,32 @@ static const struct device_type gmux_dgpu_power_type = {
  * all of them have, and resumes before any of them does. Called with
  * rp->link_lock held, for one function of the linked GPU's slot.
  */
+/*
+ * Hold @dev (the dGPU or a function of its slot) for a change of its link:
+ * resumed, so that the switch stays active meanwhile. Not when
+ * vga_switcheroo switched the dGPU OFF: the slot has no power then, and
+ * its drivers believe it off (radeon's, and hda_intel's audio client,
+ * which called its function D3cold); a resume would meet all-ones and
+ * leave the function unprogrammed when the power comes back. Held where it
+ * is then; nothing is cut meanwhile, the power is off already.
+ */
+static void gmux_runpm_hold(struct apple_gmux_ng *gmux, struct device *dev)
+{
+	enum gmux_power_user who;
+
+	if (!gmux_power_state(gmux, &who) && who == GMUX_POWER_SWITCHEROO)
+		pm_runtime_get_noresume(dev);
+	else
+		pm_runtime_get_sync(dev);
+}
+
+/* Flags of a link from @dev, held: RPM_ACTIVE only if it is active. */
+static u32 gmux_runpm_link_flags(struct device *dev)
+{
+	return DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
+	       (pm_runtime_active(dev) ? DL_FLAG_RPM_ACTIVE : 0);
+}
+
 static void gmux_runpm_link_sibling(struct apple_gmux_ng *gmux, struct pci_dev *f)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
@@ -452,9 +478,8 @@ static void gmux_runpm_link_sibling(struct apple_gmux_ng *gmux, struct pci_dev *
 	lockdep_assert_held(&rp->link_lock);
 	if (rp->sibling[fn])
 		return;
-	pm_runtime_get_sync(&f->dev);
-	link = device_link_add(&f->dev, rp->power_dev,
-			       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	gmux_runpm_hold(gmux, &f->dev);
+	link = device_link_add(&f->dev, rp->power_dev, gmux_runpm_link_flags(&f->dev));
 	/* kept unlinked all the same: gmux_runpm_blocked() looks at it */
 	if (!link)
 		dev_warn(&gmux->pnp->dev, "cannot link %s to the gmux: the dGPU's power stays on while it is active\n",
@@ -493,7 +518,7 @@ static void gmux_runpm_unlink_sibling(struct apple_gmux_ng *gmux, unsigned int f
 		return;
 	if (rp->sibling_link[fn]) {
 		gmux_runpm_clear_error(&f->dev);
-		pm_runtime_get_sync(&f->dev);
+		gmux_runpm_hold(gmux, &f->dev);
 		device_link_del(rp->sibling_link[fn]);
 		pm_runtime_put(&f->dev);
 		rp->sibling_link[fn] = NULL;
@@ -523,12 +548,11 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 	if (rp->dgpu || rp->dying)
 		return;
 	/* Active while linked, so that the link's RPM_ACTIVE holds. */
-	pm_runtime_get_sync(&dgpu->dev);
+	gmux_runpm_hold(gmux, &dgpu->dev);
 	mutex_lock(&rp->lock);
 	rp->dgpu = pci_dev_get(dgpu);
 	mutex_unlock(&rp->lock);
-	link = device_link_add(&dgpu->dev, rp->power_dev,
-			       DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	link = device_link_add(&dgpu->dev, rp->power_dev, gmux_runpm_link_flags(&dgpu->dev));
 	if (!link) {
 		dev_warn(&gmux->pnp->dev, "cannot link the dGPU %s to the gmux: its power stays on\n",
 			 pci_name(dgpu));
@@ -571,7 +595,7 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	gmux_runpm_clear_error(rp->power_dev);
 	pm_runtime_get_sync(rp->power_dev);
 	gmux_runpm_clear_error(&dgpu->dev);
-	pm_runtime_get_sync(&dgpu->dev);
+	gmux_runpm_hold(gmux, &dgpu->dev);
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
 		gmux_runpm_unlink_sibling(gmux, fn);
 	device_link_del(rp->link);
