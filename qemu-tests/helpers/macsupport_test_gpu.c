@@ -95,8 +95,8 @@
  * after the handler powered it; each call that finds the dGPU unpowered
  * counts as "unpowered" in the state file (must stay 0). Its HDMI audio
  * is hda_intel's vga_switcheroo audio client (below), whose OFF suspends
- * it and calls it D3cold before the GPU is switched off, and whose ON
- * resumes it after.
+ * it, disables its runtime PM and calls it D3cold before the GPU is
+ * switched off, and whose ON enables and resumes it after.
  *
  * With an AMD GPU (mode=amdgpu, mode=radeon), what the kernel's
  * apple_gmux_detect() answers decides, as in amdgpu and hda_intel: where
@@ -843,13 +843,16 @@ static void test_hda_set_state(struct pci_dev *pdev, enum vga_switcheroo_state s
 		return;
 	/*
 	 * azx_vs_set_state(): OFF (before the GPU is switched off) suspends
-	 * the codecs and the controller and calls the function D3cold; ON
-	 * (after the GPU is back) resumes the codecs, and so the controller
+	 * the codecs and the controller, disables the controller's runtime
+	 * PM and calls the function D3cold; ON (after the GPU is back)
+	 * enables it again and resumes the codecs, and so the controller
 	 */
 	if (state == VGA_SWITCHEROO_OFF) {
 		pm_runtime_suspend(&pdev->dev);
+		pm_runtime_disable(&pdev->dev);
 		pdev->current_state = PCI_D3cold;
 	} else {
+		pm_runtime_enable(&pdev->dev);
 		pm_runtime_get_sync(&pdev->dev);
 		pm_runtime_mark_last_busy(&pdev->dev);
 		pm_runtime_put_autosuspend(&pdev->dev);
@@ -950,6 +953,9 @@ static void test_hda_remove(struct pci_dev *pdev)
 
 	if (hda->audio_client)
 		vga_switcheroo_unregister_client(pdev);
+	/* what the PCI core expects of an unbound device: runtime PM enabled */
+	if (hda->runpm && hda->state == VGA_SWITCHEROO_OFF)
+		pm_runtime_enable(&pdev->dev);
 	if (hda->keep_power)
 		pm_runtime_put_noidle(&pdev->dev);
 	test_runpm_stop(hda);
@@ -971,6 +977,7 @@ static struct pci_driver test_hda_driver = {
 
 static int __init test_gpu_init(void)
 {
+	acpi_status status;
 	int ret;
 
 	if (!strcmp(mode, "amdgpu")) {
@@ -992,8 +999,9 @@ static int __init test_gpu_init(void)
 	test_sim_map();
 	test_cold_start();
 	/* PWRD (dgpu.asl) may run from here on: gmux power changes call it */
-	test_power_space_on = ACPI_SUCCESS(acpi_install_address_space_handler(ACPI_ROOT_OBJECT,
-					   TEST_POWER_SPACE, test_power_space, NULL, NULL));
+	status = acpi_install_address_space_handler(ACPI_ROOT_OBJECT, TEST_POWER_SPACE,
+						    test_power_space, NULL, NULL);
+	test_power_space_on = ACPI_SUCCESS(status);
 	ret = pci_register_driver(&test_gpu_driver);
 	if (ret)
 		goto err;

@@ -253,11 +253,11 @@ fi
 
 # force_igd=1: the panel goes to the iGPU when the gmux is probed, before
 # the iGPU's driver binds (bound first: 76-gmux-igd-panel.sh).
-I=$EXPECT_IGPU_DEV
+I=${EXPECT_IGPU_DEV:-}
 echo 1 > "$TEST_GPU/$D/hold"
 echo MDIS > "$VGASR"
 echo 0 > "$TEST_GPU/$D/hold"
-echo "$I" > /sys/bus/pci/drivers/macsupport_test_gpu/unbind
+[ -n "$I" ] && echo "$I" > /sys/bus/pci/drivers/macsupport_test_gpu/unbind
 rmmod apple_gmux_ng
 before=$(gmux-simctl get switch_display)
 dmesg_mark runpm-force-igd
@@ -268,7 +268,7 @@ if [ "$before" = 3 ] && sim_is switch_display 2 &&
 else
 	fail apple_gmux_ng force-igd "SWITCH_DISPLAY $before -> $(gmux-simctl get switch_display); $(dmesg_since runpm-force-igd | grep force_igd)"
 fi
-echo "$I" > /sys/bus/pci/drivers/macsupport_test_gpu/bind
+[ -n "$I" ] && echo "$I" > /sys/bus/pci/drivers/macsupport_test_gpu/bind
 use_dgpu
 off_within 10 > /dev/null
 

@@ -438,19 +438,14 @@ static const struct device_type gmux_dgpu_power_type = {
 };
 
 /*
- * The other functions of the dGPU's slot (its HDMI audio) lose power with
- * it: make them consumers of the switch too, so that it suspends only once
- * all of them have, and resumes before any of them does. Called with
- * rp->link_lock held, for one function of the linked GPU's slot.
- */
-/*
- * Hold @dev (the dGPU or a function of its slot) for a change of its link:
- * resumed, so that the switch stays active meanwhile. Not when
- * vga_switcheroo switched the dGPU OFF: the slot has no power then, and
- * its drivers believe it off (radeon's, and hda_intel's audio client,
- * which called its function D3cold); a resume would meet all-ones and
- * leave the function unprogrammed when the power comes back. Held where it
- * is then; nothing is cut meanwhile, the power is off already.
+ * Hold @dev (the switch, the dGPU or a function of its slot) for a change
+ * of a link: resumed, so that the switch stays active meanwhile. Not
+ * while vga_switcheroo has the dGPU switched OFF: there is no power to
+ * keep then, and the slot's drivers take their devices for off until ON
+ * (radeon keeps its GPU's usage count, hda_intel disables runtime PM of
+ * its function); resuming the switch would power the dGPU behind their
+ * backs, and resuming a function that allows it would meet all-ones.
+ * Held where it is then.
  */
 static void gmux_runpm_hold(struct apple_gmux_ng *gmux, struct device *dev)
 {
@@ -462,13 +457,23 @@ static void gmux_runpm_hold(struct apple_gmux_ng *gmux, struct device *dev)
 		pm_runtime_get_sync(dev);
 }
 
-/* Flags of a link from @dev, held: RPM_ACTIVE only if it is active. */
+/*
+ * Flags of a runtime-PM link from @dev, held: RPM_ACTIVE unless it is
+ * suspended (also while its runtime PM is disabled: a link counted active
+ * then would keep the switch active until it is deleted).
+ */
 static u32 gmux_runpm_link_flags(struct device *dev)
 {
 	return DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
-	       (pm_runtime_active(dev) ? DL_FLAG_RPM_ACTIVE : 0);
+	       (pm_runtime_status_suspended(dev) ? 0 : DL_FLAG_RPM_ACTIVE);
 }
 
+/*
+ * The other functions of the dGPU's slot (its HDMI audio) lose power with
+ * it: make them consumers of the switch too, so that it suspends only once
+ * all of them have, and resumes before any of them does. Called with
+ * rp->link_lock held, for one function of the linked GPU's slot.
+ */
 static void gmux_runpm_link_sibling(struct apple_gmux_ng *gmux, struct pci_dev *f)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
@@ -547,7 +552,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 	lockdep_assert_held(&rp->link_lock);
 	if (rp->dgpu || rp->dying)
 		return;
-	/* Active while linked, so that the link's RPM_ACTIVE holds. */
+	/* held while it is linked (active, unless switched OFF) */
 	gmux_runpm_hold(gmux, &dgpu->dev);
 	mutex_lock(&rp->lock);
 	rp->dgpu = pci_dev_get(dgpu);
@@ -590,10 +595,11 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	 * The switch out of play for the whole unlink: deleting a link drops
 	 * the switch's usage count and queues its idle while the deletion
 	 * still sleeps; it must not cut the power meanwhile. Resuming it
-	 * powers the GPU; resuming the GPU then restores it.
+	 * powers the GPU; resuming the GPU then restores it. Neither while
+	 * vga_switcheroo has it OFF (gmux_runpm_hold()).
 	 */
 	gmux_runpm_clear_error(rp->power_dev);
-	pm_runtime_get_sync(rp->power_dev);
+	gmux_runpm_hold(gmux, rp->power_dev);
 	gmux_runpm_clear_error(&dgpu->dev);
 	gmux_runpm_hold(gmux, &dgpu->dev);
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)

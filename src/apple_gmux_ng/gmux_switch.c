@@ -405,9 +405,7 @@ static void gmux_force_igd(struct apple_gmux_ng *gmux)
 		dev_warn(dev, "force_igd: this Mac shows no integrated GPU; the panel stays where it is\n");
 		return;
 	}
-	if (gmux_panel_on_igd(gmux))
-		return;
-	if (gmux->io.kind != MAC_GMUX_CLASSIC &&
+	if (gmux->io.kind != MAC_GMUX_CLASSIC && !gmux_panel_on_igd(gmux) &&
 	    READ_ONCE(gmux->sw.igd_probe) == GMUX_IGD_PROBE_BEFORE) {
 		dev_warn(dev, "force_igd: the iGPU's driver was bound before the gmux, while the panel may have been on the dGPU, where it finds no eDP panel: the panel stays on the dGPU\n");
 		return;
@@ -432,42 +430,50 @@ static int gmux_switch_pci_notify(struct notifier_block *nb, unsigned long actio
 {
 	struct apple_gmux_ng *gmux = container_of(nb, struct apple_gmux_ng, sw.pci_nb);
 	struct pci_dev *pdev = to_pci_dev(data);
-	bool on_igd, warn = false;
+	enum gmux_igd_probe seen;
+	unsigned int val;
+	bool warn = false;
 
 	if (!gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD))
 		return NOTIFY_DONE;
+	mutex_lock(&gmux->sw.lock);
 	switch (action) {
 	case BUS_NOTIFY_BIND_DRIVER:
 		/* before the driver's probe, at each attempt of a deferred one */
-		on_igd = gmux_panel_on_igd(gmux);
-		mutex_lock(&gmux->sw.lock);
-		WRITE_ONCE(gmux->sw.igd_probe,
-			   on_igd ? GMUX_IGD_PROBE_PANEL : GMUX_IGD_PROBE_NO_PANEL);
+		if (regmap_read(gmux->regmap, GMUX_PORT_SWITCH_DISPLAY, &val))
+			seen = GMUX_IGD_PROBE_NOT_SEEN;
+		else if (gmux_display_owner(val) == GMUX_GPU_IGD)
+			seen = GMUX_IGD_PROBE_PANEL;
+		else
+			seen = GMUX_IGD_PROBE_NO_PANEL;
+		WRITE_ONCE(gmux->sw.igd_probe, seen);
 		gmux->sw.igd_probe_pending = true;
-		mutex_unlock(&gmux->sw.lock);
 		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
-		mutex_lock(&gmux->sw.lock);
-		warn = gmux->sw.igd_probe_pending && gmux->sw.igd_probe == GMUX_IGD_PROBE_NO_PANEL;
+		/* a probe under way when the watch began: seen too late */
+		if (!gmux->sw.igd_probe_pending)
+			WRITE_ONCE(gmux->sw.igd_probe, GMUX_IGD_PROBE_BEFORE);
+		warn = gmux->sw.igd_probe_pending &&
+		       gmux->sw.igd_probe == GMUX_IGD_PROBE_NO_PANEL;
 		gmux->sw.igd_probe_pending = false;
-		mutex_unlock(&gmux->sw.lock);
-		if (warn && gmux->io.kind != MAC_GMUX_CLASSIC)
-			dev_warn(&gmux->pnp->dev, "the iGPU %s's driver probed while the panel was on the dGPU: it finds no eDP panel then, so the panel stays on the dGPU, and the dGPU powered (force_igd=1, or gpu-select boot igd, puts the panel on the iGPU first)\n",
-				 pci_name(pdev));
 		break;
 	case BUS_NOTIFY_DRIVER_NOT_BOUND:
-		mutex_lock(&gmux->sw.lock);
-		gmux->sw.igd_probe_pending = false;
-		mutex_unlock(&gmux->sw.lock);
-		break;
 	case BUS_NOTIFY_UNBOUND_DRIVER:
 		WRITE_ONCE(gmux->sw.igd_probe, GMUX_IGD_PROBE_NOT_SEEN);
+		gmux->sw.igd_probe_pending = false;
 		break;
 	}
+	mutex_unlock(&gmux->sw.lock);
+	if (warn && gmux->io.kind != MAC_GMUX_CLASSIC)
+		dev_warn(&gmux->pnp->dev, "the iGPU %s's driver probed while the panel was on the dGPU: it finds no eDP panel then, so the panel stays on the dGPU, and the dGPU powered (force_igd=1, or gpu-select integrated, puts the panel on the iGPU first)\n",
+			 pci_name(pdev));
 	return NOTIFY_DONE;
 }
 
-/* Watch the iGPU's driver from now on; one bound already is noted. */
+/*
+ * Watch the iGPU's driver from now on; one bound already is noted (a
+ * probe under way, which may still defer, is not: its BOUND_DRIVER says).
+ */
 static int gmux_igd_watch(struct apple_gmux_ng *gmux)
 {
 	struct pci_dev *pdev = NULL;
@@ -479,10 +485,13 @@ static int gmux_igd_watch(struct apple_gmux_ng *gmux)
 		gmux->sw.pci_nb.notifier_call = NULL;
 		return ret;
 	}
+	mutex_lock(&gmux->sw.lock);
 	for_each_pci_dev(pdev) {
-		if (gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD) && READ_ONCE(pdev->dev.driver))
+		if (gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_IGD) &&
+		    READ_ONCE(pdev->dev.links.status) == DL_DEV_DRIVER_BOUND)
 			WRITE_ONCE(gmux->sw.igd_probe, GMUX_IGD_PROBE_BEFORE);
 	}
+	mutex_unlock(&gmux->sw.lock);
 	return 0;
 }
 
