@@ -10,6 +10,8 @@
 #   make demo            boot an emulated MacBookPro11,3 and show the bundle at work
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
 #   make bench           benchmarks inside emulated Macs
+#   make style           checkpatch --strict (from Debian's linux-source),
+#                        W=1 and sparse builds (scripts/style)
 #   make dkms-install    copy the sources to /usr/src and install with DKMS
 #   make deb             the Debian packages (debian/) in build/deb/, and lintian
 #   make check-image     the packages installed in a Debian 12 image booted as an
@@ -39,7 +41,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb
+.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style
 
 all: modules
 
@@ -99,6 +101,11 @@ bench: deps
 
 unit:
 	$(MAKE) -C src/lib/tests run
+
+# The kernel's style checks: checkpatch.pl --strict from linux-source-6.1
+# (or KSRC=<kernel tree>), then W=1 and sparse builds (scripts/style).
+style:
+	KDIR=$(KDIR) KVER=$(KVER) scripts/style
 
 # The apple_props parser under libFuzzer, ASan and UBSan (FUZZ_SECONDS, default 60).
 fuzz:

@@ -32,7 +32,7 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #define macsupport_efivars_registered()	efivar_is_available()
 #else
-#define macsupport_efivars_registered()	(efivars_kobject() != NULL)
+#define macsupport_efivars_registered()	(!!efivars_kobject())
 #endif
 
 /* MODULE_IMPORT_NS() takes a string literal since 6.13. */

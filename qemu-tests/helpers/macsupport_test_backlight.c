@@ -73,7 +73,8 @@ static int __init test_backlight_init(void)
 			return PTR_ERR(test_bdev);
 		}
 	}
-	strscpy(choice, macsupport_backlight_type_name(acpi_video_get_backlight_type()), sizeof(choice));
+	strscpy(choice, macsupport_backlight_type_name(acpi_video_get_backlight_type()),
+		sizeof(choice));
 	pr_info("macsupport_test_backlight: acpi_backlight=%s native=%d: the kernel chose %s\n",
 		acpi_video_backlight_string, native, choice);
 	return 0;

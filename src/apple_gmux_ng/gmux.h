@@ -108,7 +108,7 @@ enum gmux_igd_probe {
  * @pci_nb: notifier on the PCI bus: the iGPU's driver probing
  */
 struct gmux_switch_state {
-	struct mutex lock;
+	struct mutex lock;	/* serialises display switches; protects the fields below */
 	bool handler;
 	bool external;
 	unsigned int switches;
@@ -163,7 +163,7 @@ enum gmux_power_user {
  *	was powered for the sleep, put back once it is cut again
  */
 struct gmux_power {
-	struct mutex lock;
+	struct mutex lock;	/* serialises dGPU power changes; protects the fields below */
 	struct completion done;
 	int state;
 	enum gmux_power_user off_by;
@@ -216,14 +216,14 @@ struct gmux_power {
 struct gmux_runpm {
 	struct device *power_dev;
 	struct list_head node;
-	struct mutex link_lock;
+	struct mutex link_lock;	/* (un)linking the dGPU: @link, @sibling_link, @dying */
 	struct device_link *link;
 	struct device_link *sibling_link[GMUX_DGPU_FUNCS];
 	bool dying;
 	struct notifier_block pci_nb;
 	struct work_struct hotplug_work;
 	struct work_struct recover_work;
-	struct mutex lock;
+	struct mutex lock;	/* the switch's power state: the fields below */
 	struct pci_dev *dgpu;
 	struct pci_dev *sibling[GMUX_DGPU_FUNCS];
 	unsigned int offs;
@@ -286,7 +286,7 @@ struct apple_gmux_ng {
 	struct gmux_version version;
 	const struct mac_model_info *model;
 	int gpe;
-	struct mutex bl_lock;
+	struct mutex bl_lock;	/* @bdev, against its withdrawal */
 	struct backlight_device *bdev;
 	u32 max_brightness;
 	int (*apple_bl_register)(void);
@@ -295,7 +295,7 @@ struct apple_gmux_ng {
 	struct dentry *debugfs;
 	u8 selected_port;
 
-	struct mutex irq_lock;
+	struct mutex irq_lock;	/* the interrupt's state: @suspended to @resume_count */
 	bool suspended;
 	bool irq_stopping;
 	bool gpe_off;

@@ -70,7 +70,6 @@ MODULE_SOFTDEP("pre: apple_bl");
 /* apple_bl's acpi_driver, as it names itself in /sys/bus/acpi/drivers */
 #define APPLE_BL_DRIVER_NAME	"Apple backlight"
 
-
 static int gmux_bl_get_brightness(struct backlight_device *bd)
 {
 	struct apple_gmux_ng *gmux = bl_get_data(bd);

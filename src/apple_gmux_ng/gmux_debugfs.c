@@ -62,7 +62,8 @@ static int gmux_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "transport: %s\n",
 		   gmux->win.sim_journal ? "TEST simulator window" : "hardware");
 	seq_printf(s, "gpe: %d\n", gmux->gpe);
-	seq_printf(s, "backlight: %s\n", gmux_backlight_registered(gmux) ? "registered" : "not registered");
+	seq_printf(s, "backlight: %s\n",
+		   gmux_backlight_registered(gmux) ? "registered" : "not registered");
 	seq_printf(s, "max_brightness: %u\n", gmux->max_brightness);
 	seq_printf(s, "notifications: %d\n", atomic_read(&gmux->notify_count));
 	seq_printf(s, "notify_errors: %d\n", atomic_read(&gmux->notify_errors));

@@ -182,7 +182,8 @@ static ssize_t boot_gpu_store(struct device *dev, struct device_attribute *attr,
 out:
 	efivar_unlock();
 	if (ret) {
-		dev_err(dev, "cannot set gpu-power-prefs to %s: %d\n", gmux_boot_gpu_names[want], ret);
+		dev_err(dev, "cannot set gpu-power-prefs to %s: %d\n",
+			gmux_boot_gpu_names[want], ret);
 		return ret;
 	}
 	if (now != want)
@@ -204,7 +205,8 @@ static struct attribute *gmux_prefs_attrs[] = {
 static umode_t gmux_prefs_visible(struct kobject *kobj, struct attribute *attr, int n)
 {
 	/* efivar_lock() dereferences the registered efivars: none, no file */
-	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE) || !macsupport_efivars_registered())
+	if (!efi_rt_services_supported(EFI_RT_SUPPORTED_GET_VARIABLE) ||
+	    !macsupport_efivars_registered())
 		return 0;
 	if (!efivar_supports_writes())
 		return 0444;

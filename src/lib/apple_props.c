@@ -94,10 +94,12 @@ static const struct apple_props_errdesc {
 	[APPLE_PROPS_E_DP_NODE_SHORT] = { -EINVAL, "device path node length below 4" },
 	[APPLE_PROPS_E_DP_NODE_PAST_END] = { -EINVAL,
 		"device path node runs past the end of its container" },
-	[APPLE_PROPS_E_DP_NODE_LEN] = { -EINVAL, "device path node has the wrong length for its type" },
+	[APPLE_PROPS_E_DP_NODE_LEN] = { -EINVAL,
+		"device path node has the wrong length for its type" },
 	[APPLE_PROPS_E_DP_NO_END] = { -EINVAL, "device path without an End-Entire node" },
 	[APPLE_PROPS_E_KEY_TRUNC] = { -EINVAL, "property key length truncated" },
-	[APPLE_PROPS_E_KEY_LEN] = { -EINVAL, "property key length below 6 or past the end of the node" },
+	[APPLE_PROPS_E_KEY_LEN] = { -EINVAL,
+		"property key length below 6 or past the end of the node" },
 	[APPLE_PROPS_E_KEY_ODD] = { -EINVAL, "property key has an odd number of bytes (UTF-16)" },
 	[APPLE_PROPS_E_KEY_NUL] = { -EINVAL, "property key does not end with a NUL" },
 	[APPLE_PROPS_E_KEY_EMPTY] = { -EINVAL, "property key is empty" },
@@ -770,7 +772,7 @@ int apple_dp_from_text(const char *text, u8 *buf, size_t size, size_t *len,
 			return apple_props_fail(err, APPLE_PROPS_E_TEXT, p.pos);
 		/* A Path() may claim a length its data do not fit (e.g. Pci). */
 		if (p.len <= p.size && !dp_node_len_ok(p.buf + node_start,
-						     (u16)(p.len - node_start)))
+						       (u16)(p.len - node_start)))
 			return apple_props_fail(err, APPLE_PROPS_E_TEXT, p.pos);
 		if (!text[p.pos])
 			break;

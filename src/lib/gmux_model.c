@@ -436,7 +436,7 @@ static void gmux_model_index_store(struct gmux_model *m, unsigned int off, u8 va
 		for (i = 0; i < 4; i++)
 			m->win[GMUX_PORT_VALUE + i] = (u8)(data >> (i * 8));
 		gmux_model_index_command_done(m);
-		/* Completion shown, acknowledgement never taken. */
+		/* Completion shown, acknowledgment never taken. */
 		if (m->stuck_pending)
 			gmux_model_set_fault(m, GMUX_FAULT_STUCK_BUSY);
 		break;
@@ -445,7 +445,7 @@ static void gmux_model_index_store(struct gmux_model *m, unsigned int off, u8 va
 			break;
 		gmux_model_do_write(m, val, gmux_model_get_le32(&m->win[GMUX_PORT_VALUE]));
 		gmux_model_index_command_done(m);
-		/* Completion shown, acknowledgement never taken. */
+		/* Completion shown, acknowledgment never taken. */
 		if (m->stuck_pending)
 			gmux_model_set_fault(m, GMUX_FAULT_STUCK_BUSY);
 		break;

@@ -96,12 +96,14 @@ static const struct mac_quirk mac_quirks[] = {
 		.action = MAC_QUIRK_ACT_DISABLE_WAKE,
 		.reach = MAC_QUIRK_MODULE_APPLIES,
 		.wake = wake_xhc1_lid0,
-		.fix = "write disabled to power/wakeup of XHC1's and LID0's devices at every boot (/proc/acpi/wakeup toggles)",
+		.fix =
+			"write disabled to power/wakeup of XHC1's and LID0's devices at every boot (/proc/acpi/wakeup toggles)",
 		.source = "user reports; MacBookPro11,3 DSDT _PRW of XHC1 (0x0D) and LID0 (0x23)",
 	},
 	{
 		.id = MAC_QUIRK_MBP_POWEROFF_WINDOW,
-		.what = "a window given to 00:1c.0 over 0x7fa00000-0x7fbfffff breaks power-off and suspend",
+		.what =
+			"a window given to 00:1c.0 over 0x7fa00000-0x7fbfffff breaks power-off and suspend",
 		.match = {
 			.products = mbp11_4_5,
 			.pci_vendor = PCI_VENDOR_INTEL, .pci_device = 0x8c10,
@@ -112,24 +114,29 @@ static const struct mac_quirk mac_quirks[] = {
 		.start = 0x7fa00000,
 		.size = 0x200000,
 		.covered_since = MAC_QUIRK_KV(4, 13),
-		.kernel_fix = "arch/x86/pci/fixup.c reserves the range before resources are assigned",
+		.kernel_fix =
+			"arch/x86/pci/fixup.c reserves the range before resources are assigned",
 		.fix = "memmap=0x200000$0x7fa00000 keeps the range from being assigned",
 		.source = "mac-quirks.md 2.2 (bugzilla 103211)",
 	},
 	{
 		.id = MAC_QUIRK_BCM4331_RESET,
-		.what = "the EFI leaves the BCM4331 AirPort card running: it DMAs into freed memory",
+		.what =
+			"the EFI leaves the BCM4331 AirPort card running: it DMAs into freed memory",
 		.match = { .pci_vendor = PCI_VENDOR_BROADCOM, .pci_device = 0x4331 },
 		.reach = MAC_QUIRK_BOOT_ONLY,
 		.covered_since = MAC_QUIRK_KV(4, 7),
 		/* It also puts the card in D0 first: nothing left to observe afterwards */
-		.kernel_fix = "arch/x86/kernel/early-quirks.c resets the card at boot, before memory is freed (not observable afterwards)",
-		.fix = "Linux 4.7 or later; no module can close the window, which ends before modules load",
+		.kernel_fix =
+			"arch/x86/kernel/early-quirks.c resets the card at boot, before memory is freed (not observable afterwards)",
+		.fix =
+			"Linux 4.7 or later; no module can close the window, which ends before modules load",
 		.source = "mac-quirks.md 2.1",
 	},
 	{
 		.id = MAC_QUIRK_APPLE_NVME,
-		.what = "Apple NVMe 106b:2001 resets and loses data with more than one vector or command",
+		.what =
+			"Apple NVMe 106b:2001 resets and loses data with more than one vector or command",
 		.match = { .pci_vendor = PCI_VENDOR_APPLE, .pci_device = 0x2001 },
 		.reach = MAC_QUIRK_BOOT_ONLY,
 		.covered_since = MAC_QUIRK_KV(5, 4),
@@ -153,13 +160,15 @@ static const struct mac_quirk mac_quirks[] = {
 		.match = { .pci_vendor = PCI_VENDOR_APPLE, .pci_device = 0x2005 },
 		.reach = MAC_QUIRK_BOOT_ONLY,
 		.covered_since = MAC_QUIRK_KV(5, 15),
-		.kernel_fix = "the nvme driver's table carries its four flags (the last, SKIP_CID_GEN, since 5.15)",
+		.kernel_fix =
+			"the nvme driver's table carries its four flags (the last, SKIP_CID_GEN, since 5.15)",
 		.fix = "Linux 5.15 or later",
 		.source = "mac-quirks.md 2.6",
 	},
 	{
 		.id = MAC_QUIRK_TB_CR_S2IDLE,
-		.what = "cutting Cactus Ridge's power in s2idle leaves Thunderbolt dead after resume",
+		.what =
+			"cutting Cactus Ridge's power in s2idle leaves Thunderbolt dead after resume",
 		.match = {
 			.pci_vendor = PCI_VENDOR_INTEL, .pci_device = 0x1547,
 			.pci_flags = MAC_QUIRK_PCI_UPSTREAM_PORT,
@@ -167,7 +176,8 @@ static const struct mac_quirk mac_quirks[] = {
 		},
 		.reach = MAC_QUIRK_BOOT_ONLY,
 		.covered_since = MAC_QUIRK_KV(5, 14),
-		.kernel_fix = "drivers/pci/quirks.c cuts the power only when suspending through the firmware",
+		.kernel_fix =
+			"drivers/pci/quirks.c cuts the power only when suspending through the firmware",
 		.fix = "Linux 5.14 or later, or suspend to S3 (mem_sleep_default=deep)",
 		.source = "mac-quirks.md 2.3 (bugzilla 212767)",
 	},
@@ -188,7 +198,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.match = { .products = t2_macs },
 		.reach = MAC_QUIRK_BOOT_ONLY,
 		.covered_since = MAC_QUIRK_KV(5, 19),
-		.kernel_fix = "security/integrity/platform_certs/load_uefi.c skips the import on T2 Macs",
+		.kernel_fix =
+			"security/integrity/platform_certs/load_uefi.c skips the import on T2 Macs",
 		.fix = "Linux 5.19 or later",
 		.source = "mac-quirks.md 2.9",
 	},

@@ -48,7 +48,8 @@ static bool quirk_acpi_off(struct quirk_rec *rec)
  */
 static void quirk_gpe_absent(struct quirk_rec *rec, acpi_status status)
 {
-	quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE, "GPE 0x%02x does not exist here (%s), so it cannot storm",
+	quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE,
+		  "GPE 0x%02x does not exist here (%s), so it cannot storm",
 		  rec->row->gpe, acpi_format_exception(status));
 }
 
@@ -438,11 +439,13 @@ void quirk_explain(struct quirk_rec *rec, struct pci_dev *pdev)
 
 	switch (rec->state) {
 	case MAC_QUIRK_NOT_APPLICABLE:
-		strscpy(rec->reason, "does not apply to this Mac (its model, devices and ACPI objects)",
+		strscpy(rec->reason,
+			"does not apply to this Mac (its model, devices and ACPI objects)",
 			sizeof(rec->reason));
 		break;
 	case MAC_QUIRK_DISABLED:
-		quirk_say(rec, MAC_QUIRK_DISABLED, "turned off by mac_quirks.disable=; would handle: %s",
+		quirk_say(rec, MAC_QUIRK_DISABLED,
+			  "turned off by mac_quirks.disable=; would handle: %s",
 			  q->what);
 		break;
 	default:

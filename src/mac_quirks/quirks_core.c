@@ -312,7 +312,8 @@ static void quirks_parse_disable(void)
 		if (id < MAC_QUIRK_COUNT)
 			quirk_disabled[id] = true;
 		else if (len)
-			pr_warn("disable=: no quirk is called \"%.*s\"; ignoring it\n", (int)len, p);
+			pr_warn("disable=: no quirk is called \"%.*s\"; ignoring it\n",
+				(int)len, p);
 		p += len;
 		if (*p)
 			p++;

@@ -129,6 +129,7 @@ static struct class tb_class = {
 	.name = "tb_macpm",
 	.class_release = tb_class_release,
 };
+
 static LIST_HEAD(tb_ctrls);
 static DEFINE_MUTEX(tb_ctrls_lock);
 static u16 tb_test_vendor, tb_test_device;
@@ -175,6 +176,9 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 	}
 	return NULL;
 }
+
+/* A Thunderbolt 3 controller's stay_on reason */
+#define TB_STAY_ON_NO_PLUG_GPE	"Thunderbolt 3: no plug interrupt (XRIN) to wake it, and a PCIe PME wake is not implemented"
 
 /*
  * Read the NHI's ACPI methods. Return: NULL if the controller can be
@@ -223,7 +227,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl)
 			return "XRIN is not a GPE number";
 	} else {
 		ctrl->has_gpe = false;
-		ctrl->stay_on = "Thunderbolt 3: no plug interrupt (XRIN) to wake it, and a PCIe PME wake is not implemented";
+		ctrl->stay_on = TB_STAY_ON_NO_PLUG_GPE;
 	}
 	return NULL;
 }
@@ -400,7 +404,8 @@ static void tb_bind(struct pci_dev *nhi)
 	tb_link_ports(ctrl);
 	pm_runtime_get_sync(&upsb->dev);
 	ctrl->upsb_link = device_link_add(&upsb->dev, &ctrl->dev,
-					  DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+					  DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
+					  DL_FLAG_RPM_ACTIVE);
 	pm_runtime_mark_last_busy(&upsb->dev);
 	pm_runtime_put_autosuspend(&upsb->dev);
 	if (!ctrl->upsb_link && !ctrl->stay_on)
@@ -424,6 +429,9 @@ err_put:
 	put_device(&ctrl->dev);
 }
 
+/* A controller's stay_on reason when _OSI ("Darwin") is false */
+#define TB_STAY_ON_OSI_FALSE	"_OSI(\"Darwin\") answers false (acpi_osi=!Darwin?): Apple's power methods do nothing then"
+
 /*
  * Apple's XRPE and TRPE do their work only under If (OSDW ()), which is
  * true when _OSI ("Darwin") answered true (every dump in the reference).
@@ -446,7 +454,7 @@ static const char *tb_check_osi_darwin(void)
 	if (ACPI_FAILURE(status))
 		return "_OSI(\"Darwin\") cannot be evaluated, and Apple's power methods need it";
 	if (!val)
-		return "_OSI(\"Darwin\") answers false (acpi_osi=!Darwin?): Apple's power methods do nothing then";
+		return TB_STAY_ON_OSI_FALSE;
 	return NULL;
 }
 

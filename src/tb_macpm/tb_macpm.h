@@ -93,7 +93,7 @@ struct tb_ctrl {
 	char methods[48];
 	struct device *rsw;
 
-	struct mutex lock;
+	struct mutex lock;	/* serialises power changes; protects @off to @held */
 	bool off;
 	bool armed;
 	bool sleep_off;

@@ -35,8 +35,8 @@
 #define TB_MAX_UP_FAILURES	5
 
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
-static const char tb_refused_reason[] =
-	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again";
+#define TB_REFUSED_REASON	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again"
+static const char tb_refused_reason[] = TB_REFUSED_REASON;
 
 static struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
 {
@@ -567,7 +567,8 @@ static void tb_gpe_work(struct work_struct *work)
 		}
 		if (++ctrl->storm_count > TB_STORM_MAX) {
 			storm = true;
-			ctrl->stay_on = "its plug GPE fires while nothing is plugged in (GPE storm)";
+			ctrl->stay_on =
+				"its plug GPE fires while nothing is plugged in (GPE storm)";
 			dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms with nothing plugged in: the controller stays powered\n",
 				 ctrl->gpe, ctrl->storm_count, TB_STORM_WINDOW_MS);
 		} else {
