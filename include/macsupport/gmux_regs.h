@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gmux register map and transport constants (facts: shared/reference/gmux.md).
+ * gmux register map and transport constants (facts: the in-tree apple-gmux
+ * driver, drivers/platform/x86/apple-gmux.c, and the Macs' ACPI tables).
  *
  * Port numbers are offsets from the gmux's I/O base (classic, indexed) or
  * the register numbers sent through the T2 command window.

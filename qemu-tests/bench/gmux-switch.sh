@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark (make bench) of GPU switching and dGPU power (issue 8):
+# Benchmark (make bench) of GPU switching and dGPU power:
 # - time of a mux switch (MDIS/MIGD through vga_switcheroo) and of a dGPU
 #   power change (OFF/ON), and for the power changes the share spent
 #   waiting for the gmux to signal completion (the simulator's "hardware"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark (make bench) of Thunderbolt power management (issue 9), on the
+# Benchmark (make bench) of Thunderbolt power management, on the
 # profile's first controller:
 # - the powered-off share of an idle minute once the controller went off
 #   (goal: at least 99 %);

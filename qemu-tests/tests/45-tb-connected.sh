@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Something connected that keeps nothing resumed must still keep the
-# controller powered (issue 21, review F6). Under Debian 6.1's thunderbolt.ko
+# controller powered (review finding F6). Under Debian 6.1's thunderbolt.ko
 # a Thunderbolt 2+ device router runtime-suspends while connected, and once
 # the devices of its PCIe tunnel are idle the root switch, the NHI and the
 # ports suspend too. tb_macpm must then not call XRPE/TRPE(0) (on a Mac that

@@ -103,7 +103,7 @@ else
 fi
 check tb_macpm no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 
-# A plug that nothing resumed for (issue 21, F6): the NHI suspended while the
+# A plug that nothing resumed for (review finding F6): the NHI suspended while the
 # power switch is not yet off, the GPE not armed, TPLG set without a GPE (as
 # a Thunderbolt 2 device router that runtime-suspends under 6.1's
 # thunderbolt.ko, or a plug inside the power-down window). XRIL refuses the

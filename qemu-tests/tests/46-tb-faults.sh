@@ -7,7 +7,7 @@
 #   ignored, rate-limited, then the controller stays on and says why (once);
 # - firmware whose XRIL never reports the controller off: each power-down is
 #   undone and treated as a plug; after 5 in a row the controller stays on
-#   and says why (a single refusal must not end power management: issue 21);
+#   and says why (a single refusal must not end power management);
 # - a power-up that fails leaves nothing wedged: the next plug, or a reload,
 #   powers the controller up.
 # Emulated as in 45-tb-power.sh; TFLT=1 makes the SSDT's XRPE(0) a no-op,
@@ -96,7 +96,7 @@ fi
 # A power-up that fails (TFLT=2: XRPE(1)/TRPE(1) faults in the AML, before
 # the rail is on) must not wedge the controller until reboot: the PM core's
 # error is cleared on the upstream port and the switch, the plug GPE is
-# armed again, and the next plug powers it up (issue 21, F3).
+# armed again, and the next plug powers it up (review finding F3).
 wait_until 20 tb_is 1 off > /dev/null
 upsb=$(tb_upsb "$nhi")
 dmesg_mark tb-upfail

@@ -42,7 +42,7 @@ dmesg_mark real-window
 modprobe apple_gmux_ng
 if [ "$EXPECT_GMUX_KIND" = fake ]; then
 	# The model table knows this Mac has no gmux: refused before the
-	# window is claimed or probed (issue 7, item 10).
+	# window is claimed or probed.
 	if bound; then
 		fail apple_gmux_ng fake-refused-unprobed "bound on a Mac without a gmux"
 	elif dmesg_since real-window | grep -q "no gmux answers at\|not a working gmux"; then
@@ -79,7 +79,7 @@ else
 	fail apple_gmux_ng "detect-$EXPECT_GMUX_KIND" "kind '$(gmux_state kind 2>/dev/null)': $(dmesg_since detect |
 		grep apple_gmux_ng | tail -n 2 | tr '\n' ' ')"
 fi
-# The window the driver claims is the one it drives (issue 7, item 8): on
+# The window the driver claims is the one it drives: on
 # T2 16 bytes (data, port 0x0e, command 0x0f) although ACPI declares 8.
 # Claimed as on hardware also when the simulator carries the protocol.
 if [ "$EXPECT_GMUX_KIND" = t2 ]; then

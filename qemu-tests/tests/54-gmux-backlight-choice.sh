@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Which backlight the gmux registers follows the kernel's choice (issue 7,
-# item 6). The test-only helper macsupport_test_backlight sets the
+# Which backlight the gmux registers follows the kernel's choice. The test-only helper macsupport_test_backlight sets the
 # acpi_backlight= option video.ko reads (video.ko is reloaded for each case)
 # and, with native=1, plays a GPU driver with a native backlight (i915 on a
 # T2 Mac: on 6.1 video_detect does not know the T2 gmux, so the kernel

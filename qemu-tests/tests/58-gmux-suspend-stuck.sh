@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A gmux that does not answer must not block system sleep, and the driver
-# must recover once it answers again (issue 7, item 1). Driven by the
+# must recover once it answers again. Driven by the
 # kernel's suspend test mode (pm_test=platform: every device callback, the
 # noirq phases included), as 57-gmux-suspend.sh.
 #

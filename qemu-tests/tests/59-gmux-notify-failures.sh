@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The notify handler gives up on an interrupt it cannot clear (issue 7,
-# item 2). Two ways the status raised by the simulated gmux stays pending,
+# The notify handler gives up on an interrupt it cannot clear. Two ways the status raised by the simulated gmux stays pending,
 # so that the level-triggered GPE would fire again and again:
 # - stuck: the handshake is stuck, every access times out (not on classic,
 #   which has no handshake);

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_SWITCH
 #
-# GPU switching through the real vga_switcheroo core (issue 8, items 1 and
-# 2). The test-only fake GPU driver binds the two display stand-ins (iGPU
+# GPU switching through the real vga_switcheroo core. The test-only fake GPU driver binds the two display stand-ins (iGPU
 # 00:02.0, dGPU 01:00.0) as vga_switcheroo clients; apple_gmux_ng registers
 # the handler; every command written to /sys/kernel/debug/vgaswitcheroo/switch
 # must change the simulated gmux as the command says, and the driver must

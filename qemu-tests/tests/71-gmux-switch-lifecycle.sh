@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,TEST_LIFECYCLE
 #
-# The vga_switcheroo handler's lifecycle (issue 8, item 1):
+# The vga_switcheroo handler's lifecycle:
 # - MacBookPro8,1 (APP000B with no gmux behind it): no handler, ever; the
 #   second display device's driver keeps deferring (what 6.1's
 #   vga_switcheroo_client_probe_defer() does wherever APP000B exists);

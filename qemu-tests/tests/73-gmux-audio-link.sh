@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The dGPU's HDMI/DP audio (function 1) is a runtime-PM consumer of the
-# dGPU (function 0) through a device link (issue 8, item 4). The kernel's
+# dGPU (function 0) through a device link. The kernel's
 # quirk_gpu_hda links AMD and NVIDIA audio functions itself; for the
 # harness's intel-hda stand-in (8086:2668) it does not, so apple_gmux_ng
 # must add the link when it sets up switching, with DL_FLAG_PM_RUNTIME,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_RUNPM
 #
-# Automatic power-off of the dGPU (issue 8, item 3): when the dGPU's driver
+# Automatic power-off of the dGPU: when the dGPU's driver
 # runtime-suspends it (and its audio function is suspended), apple_gmux_ng
 # cuts its power through the gmux; a runtime resume powers it first.
 # The test-only fake GPU driver, loaded with runpm=1, uses runtime PM on the

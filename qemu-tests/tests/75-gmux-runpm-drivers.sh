@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The automatic dGPU power-off against what the real GPU drivers do on a
-# Mac (issue 22; ../shared/reference/gpu-drivers.md), one driver at a time
+# Mac (read from Debian's 6.1 sources: nouveau_drm.c, radeon_kms.c,
+# amdgpu_device.c, hda_intel.c), one driver at a time
 # through the fake GPU driver's modes:
 #
 # - amdgpu (MacBookPro13,3 to 16,x): Debian's amdgpu runtime-suspends a

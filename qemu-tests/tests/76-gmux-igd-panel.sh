@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# i915 and the panel (issue 22, ../shared/reference/gpu-drivers.md §4):
+# i915 and the panel (Debian's 6.1 i915: intel_dp.c's eDP setup reads the
+# panel's DPCD once, at probe; i915_switcheroo.c has no reprobe):
 # on an eDP Mac (indexed and T2 gmux) i915 finds the panel only if the gmux
 # has it on the iGPU when i915 probes (the eDP AUX channel is switched with
 # the panel, and i915 never looks again: it has no vga_switcheroo

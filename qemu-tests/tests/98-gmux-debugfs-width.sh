@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debugfs selected_port_data refuses a value wider than the selected
-# register instead of writing part of it (issue 7, item 10): 0x1ff to the
+# register instead of writing part of it: 0x1ff to the
 # 8-bit INTERRUPT_ENABLE (0x14) must fail with ERANGE and leave the register
 # as it was; a 32-bit register (BRIGHTNESS, 0x74) still takes 32-bit
 # values; text that is not a number is refused with EINVAL.

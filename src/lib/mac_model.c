@@ -16,11 +16,11 @@
  * of every Intel Mac, 2006-2020: MacBook, MacBookAir, MacBookPro, MacPro,
  * Macmini, Xserve, iMac and iMacPro. Each entry says which GPUs the model has,
  * its gmux kind, its Thunderbolt controllers (generation and count) and
- * whether it has a T2. Sources: the gmux model list and the Thunderbolt
- * controller list in the project's reference notes (gmux.md section 2,
- * thunderbolt.md section 8), checked against the real firmware tables in
- * shared/mac-dumps (APP000B devices; Thunderbolt UPSB/NHI0/TRPE per
- * controller). Facts that no source at hand confirms say "unverified".
+ * whether it has a T2. Sources: Apple's technical specifications of each
+ * model, the in-tree apple-gmux driver's and Linux's Thunderbolt quirks'
+ * model lists, checked against real Macs' firmware tables (published ACPI
+ * dumps: APP000B devices; Thunderbolt UPSB/NHI0/TRPE per controller).
+ * Facts that no source at hand confirms say "unverified".
  *
  * Rules kept by the table (and checked by the host unit tests):
  *

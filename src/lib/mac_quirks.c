@@ -17,9 +17,10 @@
  * first kernel that handles the quirk itself, and what a user can do where
  * a module cannot. The first matching row of a quirk decides it.
  *
- * Sources are the project's reference notes (mac-quirks.md: which kernel
- * code handles what, since when) and the real Macs' ACPI tables (GPE
- * handlers, _PRW wake GPEs). What only user reports support says so.
+ * Sources (each row's @source): the kernel code that handles a quirk, by
+ * file and function, with the commit or bug report that added it; the real
+ * Macs' ACPI tables (GPE handlers, _PRW wake GPEs); user reports, said so.
+ * Documentation/admin-guide/mac_quirks.rst lists them.
  *
  * GPE storms also reported on Macs but left out, for lack of a model they
  * belong to: 0x17 (on the 2016-2017 MacBook Pros that is the SPI keyboard's
@@ -67,7 +68,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.reach = MAC_QUIRK_MODULE_APPLIES,
 		.gpe = 0x06,
 		.fix = "acpi_mask_gpe=0x06 masks it from boot on",
-		.source = "mac-quirks.md 2.8; MacBookPro11,3 DSDT _L06",
+		.source =
+			"MacBookPro11,3 DSDT _L06; user reports (acpi_mask_gpe=0x06 in NixOS and Manjaro Mac configurations)",
 	},
 	{
 		.id = MAC_QUIRK_GPE_STORM,
@@ -77,7 +79,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.reach = MAC_QUIRK_MODULE_APPLIES,
 		.gpe = 0x4e,
 		.fix = "acpi_mask_gpe=0x4e masks it from boot on",
-		.source = "mac-quirks.md 2.8 (user reports)",
+		.source =
+			"user reports (acpi_mask_gpe= in NixOS and Manjaro Mac configurations, pedronveloso/macbook_gpe4e_interrupts)",
 	},
 	{
 		.id = MAC_QUIRK_GPE_STORM,
@@ -87,7 +90,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.reach = MAC_QUIRK_MODULE_APPLIES,
 		.gpe = 0x07,
 		.fix = "acpi_mask_gpe=0x07 masks it from boot on",
-		.source = "mac-quirks.md 2.8 (user reports)",
+		.source = "user reports (acpi_mask_gpe=0x07 on MacBookPro14,3)",
 	},
 	{
 		.id = MAC_QUIRK_WAKE_SOURCES,
@@ -117,7 +120,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.kernel_fix =
 			"arch/x86/pci/fixup.c reserves the range before resources are assigned",
 		.fix = "memmap=0x200000$0x7fa00000 keeps the range from being assigned",
-		.source = "mac-quirks.md 2.2 (bugzilla 103211)",
+		.source =
+			"arch/x86/pci/fixup.c quirk_apple_mbp_poweroff(); bugzilla.kernel.org 103211",
 	},
 	{
 		.id = MAC_QUIRK_BCM4331_RESET,
@@ -131,7 +135,8 @@ static const struct mac_quirk mac_quirks[] = {
 			"arch/x86/kernel/early-quirks.c resets the card at boot, before memory is freed (not observable afterwards)",
 		.fix =
 			"Linux 4.7 or later; no module can close the window, which ends before modules load",
-		.source = "mac-quirks.md 2.1",
+		.source =
+			"arch/x86/kernel/early-quirks.c apple_airport_reset(); commit abb2bafd295f",
 	},
 	{
 		.id = MAC_QUIRK_APPLE_NVME,
@@ -142,7 +147,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.covered_since = MAC_QUIRK_KV(5, 4),
 		.kernel_fix = "the nvme driver's table gives it one vector and a queue depth of 2",
 		.fix = "Linux 5.4 or later",
-		.source = "mac-quirks.md 2.6",
+		.source = "drivers/nvme/host/pci.c nvme_id_table (PCI_VENDOR_ID_APPLE)",
 	},
 	{
 		.id = MAC_QUIRK_APPLE_NVME,
@@ -152,7 +157,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.covered_since = MAC_QUIRK_KV(3, 3),
 		.kernel_fix = "no flags needed: the nvme driver binds it by its class",
 		.fix = "Linux 3.3 or later",
-		.source = "mac-quirks.md 2.6",
+		.source = "drivers/nvme/host/pci.c nvme_id_table (PCI_VENDOR_ID_APPLE)",
 	},
 	{
 		.id = MAC_QUIRK_APPLE_NVME,
@@ -163,7 +168,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.kernel_fix =
 			"the nvme driver's table carries its four flags (the last, SKIP_CID_GEN, since 5.15)",
 		.fix = "Linux 5.15 or later",
-		.source = "mac-quirks.md 2.6",
+		.source = "drivers/nvme/host/pci.c nvme_id_table (PCI_VENDOR_ID_APPLE)",
 	},
 	{
 		.id = MAC_QUIRK_TB_CR_S2IDLE,
@@ -179,7 +184,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.kernel_fix =
 			"drivers/pci/quirks.c cuts the power only when suspending through the firmware",
 		.fix = "Linux 5.14 or later, or suspend to S3 (mem_sleep_default=deep)",
-		.source = "mac-quirks.md 2.3 (bugzilla 212767)",
+		.source =
+			"drivers/pci/quirks.c quirk_apple_poweroff_thunderbolt(); bugzilla.kernel.org 212767",
 	},
 	{
 		.id = MAC_QUIRK_OSI_DARWIN,
@@ -190,7 +196,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.covered_since = MAC_QUIRK_KV(3, 17),
 		.kernel_fix = "drivers/acpi/osi.c answers Darwin on Apple hardware",
 		.fix = "remove acpi_osi=!Darwin from the kernel command line",
-		.source = "mac-quirks.md 2.7",
+		.source = "drivers/acpi/osi.c acpi_osi_dmi_darwin(); commit 7bc5a2bad0b8",
 	},
 	{
 		.id = MAC_QUIRK_UEFI_SKIP_CERT,
@@ -201,7 +207,8 @@ static const struct mac_quirk mac_quirks[] = {
 		.kernel_fix =
 			"security/integrity/platform_certs/load_uefi.c skips the import on T2 Macs",
 		.fix = "Linux 5.19 or later",
-		.source = "mac-quirks.md 2.9",
+		.source =
+			"security/integrity/platform_certs/load_uefi.c uefi_skip_cert[]; commit 155ca952c7ca",
 	},
 };
 

@@ -248,7 +248,7 @@ check "a failed quirk: exit 4, the reason is the action" sh -c "
 rm "$M/sys/devices/platform/mac_quirks/quirks/apple_nvme"
 
 # A quirk whose GPE or wake devices the machine lacks cannot occur: not
-# applicable with that reason, nothing for the user to do (issue 21).
+# applicable with that reason, nothing for the user to do.
 quirk "$M" gpe_storm "not-applicable: GPE 0x4e does not exist here (AE_BAD_PARAMETER), so it cannot storm"
 quirk "$M" wake_sources "not-applicable: XHC1, LID0: not wake devices here (absent, or no _PRW), so they cannot wake this Mac"
 run absent "$M"

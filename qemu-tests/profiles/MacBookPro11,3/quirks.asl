@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * quirks.asl - the IGPU's GPE and the wake devices of a MacBookPro11,3,
- * for mac_quirks (issue 10)
+ * for mac_quirks
  *
  * Mirrors, from the real machine's tables (firmware MBP112.88Z.0138.B14):
  *  - \_GPE._L06 (DSDT): the handler of GPE 0x06, the integrated GPU's SCI

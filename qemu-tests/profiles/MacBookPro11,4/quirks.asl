@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * quirks.asl - the IGPU's GPE and the wake devices of a MacBookPro11,4,
- * for mac_quirks (issue 10)
+ * for mac_quirks
  *
  * No dump of a MacBookPro11,4 was at hand. Its tables are taken to be the
  * MacBookPro11,3's (same platform, Crystal Well + Lynx Point PCH, minus the

@@ -9,7 +9,7 @@
  * but the NHI's scope has XRPE only: no XRIL (plug level) and no XRIN
  * (plug GPE). Without them the controller can be switched off but never
  * woken on plug, so tb_macpm must leave it alone and say why, once
- * (the "methods missing" fault of issue 9).
+ * (the "methods missing" fault).
  *
  * XRPE only counts its calls (TCON, TCOF): the tests check that tb_macpm
  * never called it.

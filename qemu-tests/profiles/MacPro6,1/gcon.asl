@@ -9,8 +9,8 @@
  * 3), GMGP 0x16, _L16 -> Notify (GCON, 0x80), GMSP/GMLV on the PCH GPIO 6
  * level bit GP06, and a _DSM answering Apple's property UUID with
  * "interface_capability" = 1. What, if anything, answers at the ports on a
- * real Mac Pro is undocumented (../shared/reference/gmux.md §2: "type
- * undocumented, purpose unknown"); under QEMU nothing does (they read 0xff).
+ * real Mac Pro is undocumented (no driver or public report says what this
+ * device is for); under QEMU nothing does (they read 0xff).
  *
  * Simplified for QEMU's q35:
  *  - QEMU's DSDT has no LPCB; \_SB.PCI0.LPCB is a plain container without

@@ -260,8 +260,9 @@ static void test_lookup_unknown(void **state)
 
 /*
  * The facts pinned down for these models, written out independently of the
- * table (gmux.md section 2, thunderbolt.md section 8, the real firmware
- * tables in shared/mac-dumps, issue 10).
+ * table (the in-tree apple-gmux driver's detection, Linux's Thunderbolt
+ * quirks, and the real Macs' firmware tables: their ACPI devices APP000B,
+ * UPSB, NHI0 and their methods).
  */
 #define I	MAC_GPU_INTEGRATED
 #define D	MAC_GPU_DISCRETE
@@ -369,7 +370,7 @@ static void test_lookup_expected_facts(void **state)
 	}
 }
 
-/* The facts issue 10 names, one by one. */
+/* The facts the quirk table rests on, one by one. */
 static void test_lookup_issue_facts(void **state)
 {
 	static const char * const fake[] = { "MacBookPro8,1", "MacBookPro9,2",
