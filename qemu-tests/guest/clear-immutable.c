@@ -3,7 +3,7 @@
  * TEST ONLY: clear-immutable FILE... - "chattr -i" for the busybox guest,
  * which has no chattr. efivarfs marks the variables it does not know as
  * immutable; a guest test that plants or restores NVRAM variables
- * (64-apple-props-dup-keys.sh) clears the flag first, as a root user with
+ * (65-apple-props-dup-keys.sh) clears the flag first, as a root user with
  * chattr would.
  */
 

@@ -3,7 +3,7 @@
 # Checks what the demo (demo.sh) printed, against the live system: one
 # test line per thing the demo must show. Sourced with DEMO_OUT naming the
 # file that holds the demo's output, by the guest's init after "make demo"
-# and by the guest test 97-demo.sh. Lines "ok|not ok MODULE demo-NAME".
+# and by the guest test 96-demo.sh. Lines "ok|not ok MODULE demo-NAME".
 
 demo_out=${DEMO_OUT:-/tmp/demo.out}
 tr -d '\r' < "$demo_out" > /tmp/demo-check.out

@@ -5,7 +5,7 @@
 # the backlight set and read back, GPU switching when the build has it,
 # Thunderbolt and quirk state, Apple's device properties, and the bundle's
 # kernel log. Sourced by the guest's init (make demo) and by the guest test
-# 97-demo.sh, which checks what it prints with demo-check.sh; keep the
+# 96-demo.sh, which checks what it prints with demo-check.sh; keep the
 # lines that demo-check.sh reads (marked "checked") stable.
 
 # demo_section TITLE

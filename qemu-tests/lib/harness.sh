@@ -25,19 +25,29 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 
 # --- test accounting ----------------------------------------------------------
 
+# The stream is TAP (version 13, as kselftest prints it): a version line,
+# one "ok N ..." / "not ok N ..." line per test, "ok N ... # SKIP reason"
+# for a test that does not apply to the profile or kernel, the plan "1..N"
+# at the end, the skips counted, and last "N passed, N failed" (skips are
+# neither).
 N_TESTS=0
 N_PASS=0
 N_FAIL=0
+N_SKIP=0
 
-# report ok|fail MACHINE MODULE TEST [NOTE]
-# With KLABEL set (qemu-tests/check: the kernel series, e.g. 6.12), every
-# line names the kernel before the machine: "ok 12 6.12 MacBookPro10,1 ...".
+# report ok|fail MACHINE MODULE TEST [NOTE]; a NOTE "SKIP reason" on an ok
+# makes it a skip. With KLABEL set (qemu-tests/check: the kernel series,
+# e.g. 6.12), every line names the kernel before the machine:
+# "ok 12 6.12 MacBookPro10,1 ...".
 report()
 {
 	local result=$1 machine=${KLABEL:+$KLABEL }$2 module=$3 name=$4 note=${5:-}
 
 	N_TESTS=$((N_TESTS + 1))
-	if [ "$result" = ok ]; then
+	if [ "$result" = ok ] && [[ "$note" == SKIP* ]]; then
+		N_SKIP=$((N_SKIP + 1))
+		echo "ok $N_TESTS $machine $module $name # $note"
+	elif [ "$result" = ok ]; then
 		N_PASS=$((N_PASS + 1))
 		echo "ok $N_TESTS $machine $module $name${note:+ # $note}"
 	else
@@ -69,8 +79,15 @@ report_lines()
 	[ "$n" -gt 0 ]
 }
 
+tap_begin()
+{
+	echo "TAP version 13"
+}
+
 summary()
 {
+	echo "1..$N_TESTS"
+	echo "# $N_SKIP skipped (not applicable to the profile or kernel; not counted as passed)"
 	echo "$N_PASS passed, $N_FAIL failed"
 }
 

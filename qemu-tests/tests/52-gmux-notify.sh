@@ -9,7 +9,7 @@
 # Carried: register access over the simulator window. Not emulated: the
 # GPE itself firing (software cannot set GPE status bits in QEMU).
 
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 modprobe macsupport_test_acpi
 gmux_load
 gpe=$(printf '%02X' "$EXPECT_GMUX_GPE")

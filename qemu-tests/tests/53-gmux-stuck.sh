@@ -11,8 +11,8 @@
 # against the 15 ms timeout): a TCG vCPU that the loaded host preempts
 # adds to it, and the exact deadline is the host unit tests' (fake clock).
 
-gmux_simulated || exit 0
-[ "$EXPECT_GMUX_KIND" = classic ] && exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
+[ "$EXPECT_GMUX_KIND" = classic ] && skip_test apple_gmux_ng "the classic gmux has no handshake that could stick"
 gmux_load
 max=$(cat "$BL/max_brightness")
 echo $((max / 2)) > "$BL/brightness"

@@ -3,8 +3,8 @@
 # 100 load/unload cycles of apple_gmux_ng, each one binding the gmux: no
 # leak in /proc/iomem, /proc/ioports or debugfs afterwards.
 
-[ "$EXPECT_APPLE" = 1 ] || exit 0
-pnp=$(gmux_pnp) || exit 0
+[ "$EXPECT_APPLE" = 1 ] || skip_test apple_gmux_ng "$PROFILE is not an Apple machine"
+pnp=$(gmux_pnp) || skip_test apple_gmux_ng "no gmux device on $PROFILE"
 snapshot()
 {
 	cat /proc/iomem /proc/ioports

@@ -7,7 +7,7 @@
 # and the platform's (ACPI _PTS/_WAK) included, and stops just before the
 # platform would sleep (pm_test=devices would skip the noirq phases).
 
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 gmux_load
 max=$(cat "$BL/max_brightness")
 level=$((max / 3 + 5))

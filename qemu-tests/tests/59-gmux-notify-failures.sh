@@ -14,7 +14,7 @@
 # Then, where the profile lets the test point GMGP at a GPE that does not
 # exist (TGPB), acpi_enable_gpe() fails: the driver must bind anyway.
 
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 modprobe macsupport_test_acpi
 eval_acpi() { echo "$1" > /sys/kernel/debug/macsupport_test_acpi/eval; cat /sys/kernel/debug/macsupport_test_acpi/eval; }
 gpe=$(printf '%02X' "$EXPECT_GMUX_GPE")

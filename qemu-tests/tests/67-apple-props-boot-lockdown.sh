@@ -9,7 +9,7 @@
 # kernel trusts, which only a kernel built here has (make check-debug:
 # the harness signs with the build's own key); Debian's kernel refuses
 # unsigned modules when locked down, so on it this boot does not happen
-# and 65-apple-props-lockdown.sh locks down at run time instead.
+# and 69-apple-props-lockdown.sh locks down at run time instead.
 # Profiles booted through the fake Apple firmware with an NVRAM copy.
 
 LOAD=/sys/firmware/apple_properties/load

@@ -16,8 +16,8 @@
 # Own boot: switches change the default VGA device and vga_switcheroo's
 # state for good, and the suite's shared boot would outgrow its time limit.
 
-[ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
-gmux_simulated || exit 0
+[ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 D=$EXPECT_DGPU_DEV
 I=$EXPECT_IGPU_DEV
 

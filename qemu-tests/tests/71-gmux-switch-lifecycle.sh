@@ -15,7 +15,7 @@
 # Own boot: switches change the default VGA device and vga_switcheroo's
 # state for good, and the suite's shared boot would outgrow its time limit.
 
-[ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
+[ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
 D=$EXPECT_DGPU_DEV
 I=$EXPECT_IGPU_DEV
 
@@ -35,7 +35,7 @@ if [ "$EXPECT_GMUX_KIND" = fake ]; then
 	gpu_modules_out
 	exit 0
 fi
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 
 modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE"
 gmux_load
@@ -111,6 +111,6 @@ ok*)
 	gpu_modules_out
 	eval_acpi "${EXPECT_GMUX_PATH}.TGPR" > /dev/null ;;
 *)
-	pass apple_gmux_ng switch-power-polled-without-gpe "SKIP: this profile's gmux.asl has no TGPB to take the GPE away" ;;
+	skip apple_gmux_ng switch-power-polled-without-gpe "this profile's gmux.asl has no TGPB to take the GPE away" ;;
 esac
 rmmod macsupport_test_acpi

@@ -9,7 +9,7 @@
 # Real: the driver core's device links and their sysfs view. Not emulated:
 # an audio driver and the GPU's runtime PM (item 3).
 
-[ -n "${EXPECT_DGPU_AUDIO_DEV:-}" ] || exit 0
+[ -n "${EXPECT_DGPU_AUDIO_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU audio function on $PROFILE"
 gmux_wire_on
 D=$EXPECT_DGPU_DEV
 A=$EXPECT_DGPU_AUDIO_DEV

@@ -22,8 +22,8 @@
 # window between the start of its removal and the unlinking, so that a
 # device removal can be placed in it.
 
-[ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
-gmux_simulated || exit 0
+[ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 D=$EXPECT_DGPU_DEV
 A=${EXPECT_DGPU_AUDIO_DEV:-}
 DELAY_MS=500

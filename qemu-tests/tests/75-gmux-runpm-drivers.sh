@@ -42,8 +42,8 @@
 # with its power (QEMU's device keeps it: what the cold device catches is
 # the access, not the loss).
 
-[ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
-gmux_simulated || exit 0
+[ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 D=$EXPECT_DGPU_DEV
 
 rp() { sed -n "s/^$1: //p" "$(gmux_debugfs)/dgpu_power" 2>/dev/null; }

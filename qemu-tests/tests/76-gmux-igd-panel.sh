@@ -25,8 +25,8 @@
 # its probe as i915 does on a Mac booted on the dGPU; the test loads it
 # after apple_gmux_ng instead.
 
-[ -n "${EXPECT_IGPU_DEV:-}" ] && [ -n "${EXPECT_DGPU_DEV:-}" ] || exit 0
-gmux_simulated || exit 0
+[ -n "${EXPECT_IGPU_DEV:-}" ] && [ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no iGPU and dGPU pair on $PROFILE"
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 I=$EXPECT_IGPU_DEV
 D=$EXPECT_DGPU_DEV
 if [ "$EXPECT_GMUX_KIND" = classic ]; then

@@ -82,7 +82,7 @@ if [ -r "$SW" ] && grep -q '^[0-9]*:\(IGD\|DIS\):+:' "$SW"; then
 		fail apple_gmux_ng gpu-select-panel "'$panel', vga_switcheroo: $(tr '\n' '|' < "$SW")"
 	fi
 elif [ "$panel" = "not known (no vga_switcheroo client is active in debugfs)" ]; then
-	pass apple_gmux_ng gpu-select-panel "SKIP: no vga_switcheroo client in this guest (no handler or GPU driver registered yet): '$panel'"
+	skip apple_gmux_ng gpu-select-panel "no vga_switcheroo client in this guest (no handler or GPU driver registered yet): '$panel'"
 else
 	fail apple_gmux_ng gpu-select-panel "no vga_switcheroo file, yet '$panel'"
 fi

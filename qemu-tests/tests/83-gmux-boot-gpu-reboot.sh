@@ -9,7 +9,7 @@
 # through the attribute and, without the module, through efivarfs and
 # gpu-select. Then boot 2 sets "discrete", locks the kernel down
 # (integrity, at run time: the test modules are unsigned, see
-# 65-apple-props-lockdown.sh) and checks that the attribute (EPERM, with
+# 69-apple-props-lockdown.sh) and checks that the attribute (EPERM, with
 # the kernel's lockdown message) and gpu-select (through the attribute and
 # through efivarfs) refuse, that reading still works and NVRAM is unchanged.
 

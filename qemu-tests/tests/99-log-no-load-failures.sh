@@ -8,7 +8,7 @@
 # load". Nothing else in the guest requests firmware. A name holding
 # "macsupport-test-missing" is a file that a test names on purpose to see
 # the missing file reported (63-apple-props-load.sh); those lines are
-# left out. Runs last (after 99-gmux-lockdown.sh, which keeps the log).
+# left out. Runs last (after 98-gmux-lockdown.sh, which keeps the log).
 
 lines=$(dmesg | grep -i -E 'failed to load|direct firmware load' | grep -v 'macsupport-test-missing')
 if [ -z "$lines" ]; then

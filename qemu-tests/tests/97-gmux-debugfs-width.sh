@@ -6,7 +6,7 @@
 # as it was; a 32-bit register (BRIGHTNESS, 0x74) still takes 32-bit
 # values; text that is not a number is refused with EINVAL.
 
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 gmux_load
 dir=$(gmux_debugfs)
 echo 0x14 > "$dir/selected_port"

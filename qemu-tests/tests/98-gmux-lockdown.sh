@@ -4,7 +4,7 @@
 # kernel is locked down, also through a file opened before. Runs last:
 # lockdown cannot be lifted and forbids loading unsigned modules.
 
-gmux_simulated || exit 0
+gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 gmux_load
 dir=$(gmux_debugfs)
 echo 0x74 > "$dir/selected_port"
