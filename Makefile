@@ -41,7 +41,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style
+.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style models
 
 all: modules
 
@@ -101,6 +101,10 @@ bench: deps
 
 unit:
 	$(MAKE) -C src/lib/tests run
+
+# Documentation/admin-guide/models.rst from the model table (checked by unit).
+models:
+	$(MAKE) -C src/lib/tests models
 
 # The kernel's style checks: checkpatch.pl --strict from linux-source-6.1
 # (or KSRC=<kernel tree>), then W=1 and sparse builds (scripts/style).
