@@ -12,6 +12,8 @@
 #   make bench           benchmarks inside emulated Macs
 #   make style           checkpatch --strict (from Debian's linux-source),
 #                        W=1 and sparse builds (scripts/style)
+#   make docs            Documentation/design/ through the kernel's kernel-doc
+#   make models          Documentation/admin-guide/models.rst from the model table
 #   make dkms-install    copy the sources to /usr/src and install with DKMS
 #   make deb             the Debian packages (debian/) in build/deb/, and lintian
 #   make check-image     the packages installed in a Debian 12 image booted as an
@@ -41,7 +43,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style models
+.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style models docs
 
 all: modules
 
@@ -110,6 +112,11 @@ models:
 # (or KSRC=<kernel tree>), then W=1 and sparse builds (scripts/style).
 style:
 	KDIR=$(KDIR) KVER=$(KVER) scripts/style
+
+# Documentation/design/ expanded with the kernel's scripts/kernel-doc into
+# qemu-tests/out/docs/; fails on a missing DOC block (scripts/docs).
+docs:
+	scripts/docs
 
 # The apple_props parser under libFuzzer, ASan and UBSan (FUZZ_SECONDS, default 60).
 fuzz:
