@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Finding a device's own GPE methods in a table's AML (src/lib/aml_gpe.c).
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+#ifndef MACSUPPORT_AML_GPE_H
+#define MACSUPPORT_AML_GPE_H
+
+#include "macsupport/lib_types.h"
+
+/* Scope depth the walker follows (segments of an absolute path). */
+#define AML_GPE_MAX_DEPTH	16
+
+/**
+ * struct aml_gpe_method - a GPE method of a Scope (\_GPE)
+ * @gpe: the GPE number (the xx of _Lxx or _Exx)
+ * @level: _Lxx, level-triggered; else _Exx, edge-triggered
+ */
+struct aml_gpe_method {
+	unsigned int gpe;
+	bool level;
+};
+
+/**
+ * aml_find_scope_gpe() - the GPE methods a device's scope declares
+ * @aml: an ACPI table's definition block (the AML after its 36-byte header)
+ * @len: its length in bytes
+ * @path: the device's absolute ACPI path, 4-character segments joined by
+ *	'.', as acpi_get_name(ACPI_FULL_PATHNAME) gives it ("\_SB_.PCI0.RP05")
+ * @found: where the methods found go
+ * @max: room in @found
+ *
+ * Apple's Thunderbolt 3 tables declare the GPE that fires on a plug as the
+ * only method of a Scope (\_GPE) written directly inside the scope of the
+ * controller's root port: Scope (\_SB.PCI0.RP05) { Scope (\_GPE) { Method
+ * (_L32) ... } }. ACPICA's namespace keeps the method (as \_GPE._L32) but
+ * not where it was written, so the table itself is walked: every
+ * Scope (\_GPE) that is a direct child of a Scope or Device resolving to
+ * @path counts; one nested deeper (a DisplayPort GPE inside the
+ * controller's UPSB on Macmini8,1) does not.
+ *
+ * The walker follows the term lists of scopes, devices and If/Else blocks
+ * and steps over everything else by its length; an object it cannot step
+ * over (an opcode it does not know at that level) ends the walk with an
+ * error rather than a guess.
+ *
+ * Return: the number of methods found (0 if none; at most @max are stored),
+ * or -EINVAL if the AML could not be walked.
+ */
+int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
+		       struct aml_gpe_method *found, unsigned int max);
+
+#endif /* MACSUPPORT_AML_GPE_H */

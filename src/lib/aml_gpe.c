@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding a device's own GPE methods in a table's AML.
+ *
+ * Copyright (C) 2026 The macsupport developers
+ */
+
+#include "macsupport/aml_gpe.h"
+
+/**
+ * DOC: AML walk for a root port's plug GPE
+ *
+ * Apple's Thunderbolt 3 tables (Alpine Ridge) say which GPE fires on a plug
+ * only by where they write its method: Scope (<root port>) { Scope (\_GPE)
+ * { Method (_Lxx) } }. ACPICA loads the method as \_GPE._Lxx and forgets
+ * the nesting, so aml_find_scope_gpe() reads the table's AML itself.
+ *
+ * It walks the term lists the ACPI specification defines (section 20,
+ * "ACPI Machine Language Specification") that can hold named objects:
+ * the definition block, DefScope, DefDevice, and the bodies of DefIfElse
+ * and DefElse, keeping the absolute path of the current scope. Everything
+ * else at that level is stepped over whole: by its PkgLength (methods,
+ * buffers, packages, fields, processors, power resources, thermal zones,
+ * If/While bodies whose predicate it cannot read), or by its fixed layout
+ * (DefName with a data object, DefExternal, DefOpRegion, DefCreate*Field
+ * with arguments that are data, names, locals or arithmetic of them,
+ * DefMutex, DefEvent, DefAlias). An opcode it does not know
+ * at that level ends the walk (-EINVAL): the caller then knows it cannot
+ * tell, instead of getting a GPE from misread bytes. Every length is
+ * checked against the end of its enclosing object before it is used: the
+ * table is firmware data.
+ */
+
+#define AML_ROOT_CHAR		0x5c	/* '\' */
+#define AML_PARENT_PREFIX	0x5e	/* '^' */
+#define AML_DUAL_NAME		0x2e
+#define AML_MULTI_NAME		0x2f
+#define AML_NULL_NAME		0x00
+
+#define AML_ZERO_OP		0x00
+#define AML_ONE_OP		0x01
+#define AML_ALIAS_OP		0x06
+#define AML_NAME_OP		0x08
+#define AML_BYTE_PREFIX		0x0a
+#define AML_WORD_PREFIX		0x0b
+#define AML_DWORD_PREFIX	0x0c
+#define AML_STRING_PREFIX	0x0d
+#define AML_QWORD_PREFIX	0x0e
+#define AML_SCOPE_OP		0x10
+#define AML_BUFFER_OP		0x11
+#define AML_PACKAGE_OP		0x12
+#define AML_VAR_PACKAGE_OP	0x13
+#define AML_METHOD_OP		0x14
+#define AML_EXTERNAL_OP		0x15
+#define AML_IF_OP		0xa0
+#define AML_ELSE_OP		0xa1
+#define AML_WHILE_OP		0xa2
+#define AML_ONES_OP		0xff
+#define AML_EXT_PREFIX		0x5b
+/* after AML_EXT_PREFIX */
+#define AML_MUTEX_OP		0x01
+#define AML_EVENT_OP		0x02
+#define AML_REVISION_OP		0x30
+#define AML_REGION_OP		0x80
+#define AML_FIELD_OP		0x81
+#define AML_DEVICE_OP		0x82
+#define AML_PROCESSOR_OP	0x83
+#define AML_POWER_RES_OP	0x84
+#define AML_THERMAL_ZONE_OP	0x85
+#define AML_INDEX_FIELD_OP	0x86
+#define AML_BANK_FIELD_OP	0x87
+
+struct aml_path {
+	unsigned int depth;
+	char seg[AML_GPE_MAX_DEPTH][4];
+};
+
+/* If/Else blocks and scopes nested deeper than this end the walk */
+#define AML_MAX_NESTING		32
+
+struct aml_walk {
+	const u8 *aml;
+	unsigned int nesting;
+	struct aml_path target;
+	struct aml_gpe_method *found;
+	unsigned int max;
+	unsigned int n;
+};
+
+/* What a term list is to the search. */
+enum aml_level {
+	AML_SEARCH,	/* looking for the target's scope */
+	AML_TARGET,	/* the target's own term list: a Scope (\_GPE) counts */
+	AML_GPE,	/* a Scope (\_GPE) of the target: its methods count */
+};
+
+static int aml_walk_list(struct aml_walk *w, size_t p, size_t end,
+			 const struct aml_path *scope, enum aml_level level);
+static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
+			  const struct aml_path *scope, enum aml_level level);
+
+/* PkgLength at @p, not past @end: the end of the object it measures. */
+static int aml_pkg_end(const u8 *aml, size_t p, size_t end, size_t *obj_end)
+{
+	unsigned int extra, i;
+	size_t len;
+
+	if (p >= end)
+		return -EINVAL;
+	extra = aml[p] >> 6;
+	if (p + 1 + extra > end)
+		return -EINVAL;
+	if (!extra) {
+		len = aml[p] & 0x3f;
+	} else {
+		len = aml[p] & 0x0f;
+		for (i = 0; i < extra; i++)
+			len |= (size_t)aml[p + 1 + i] << (4 + 8 * i);
+	}
+	if (len < 1 + extra || len > end - p)
+		return -EINVAL;
+	*obj_end = p + len;
+	return 0;
+}
+
+/* The bytes that follow the PkgLength at @p. */
+static size_t aml_pkg_body(const u8 *aml, size_t p)
+{
+	return p + 1 + (aml[p] >> 6);
+}
+
+static bool aml_lead_char(u8 c)
+{
+	return (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool aml_name_char(u8 c)
+{
+	return aml_lead_char(c) || (c >= '0' && c <= '9');
+}
+
+/*
+ * NameString at *@p, resolved against @scope into @out (NULL: only
+ * stepped over). Advances *@p past it.
+ */
+static int aml_name(const u8 *aml, size_t *p, size_t end, const struct aml_path *scope,
+		    struct aml_path *out)
+{
+	struct aml_path tmp;
+	unsigned int segs, i, j;
+	size_t q = *p;
+
+	if (q >= end)
+		return -EINVAL;
+	tmp = *scope;
+	if (aml[q] == AML_ROOT_CHAR) {
+		tmp.depth = 0;
+		q++;
+	} else {
+		while (q < end && aml[q] == AML_PARENT_PREFIX) {
+			if (!tmp.depth)
+				return -EINVAL;
+			tmp.depth--;
+			q++;
+		}
+	}
+	if (q >= end)
+		return -EINVAL;
+	if (aml[q] == AML_NULL_NAME) {
+		segs = 0;
+		q++;
+	} else if (aml[q] == AML_DUAL_NAME) {
+		segs = 2;
+		q++;
+	} else if (aml[q] == AML_MULTI_NAME) {
+		if (q + 1 >= end)
+			return -EINVAL;
+		segs = aml[q + 1];
+		q += 2;
+	} else {
+		segs = 1;
+	}
+	if (segs > end - q || 4 * segs > end - q)
+		return -EINVAL;
+	for (i = 0; i < segs; i++, q += 4) {
+		if (!aml_lead_char(aml[q]))
+			return -EINVAL;
+		for (j = 1; j < 4; j++)
+			if (!aml_name_char(aml[q + j]))
+				return -EINVAL;
+		if (tmp.depth == AML_GPE_MAX_DEPTH)
+			return -EINVAL;
+		memcpy(tmp.seg[tmp.depth++], &aml[q], 4);
+	}
+	*p = q;
+	if (out)
+		*out = tmp;
+	return 0;
+}
+
+static bool aml_path_equal(const struct aml_path *a, const struct aml_path *b)
+{
+	return a->depth == b->depth && !memcmp(a->seg, b->seg, 4 * a->depth);
+}
+
+/* Operand counts of the expression opcodes a TermArg may hold here. */
+struct aml_expr_op {
+	u8 op;
+	u8 operands;	/* TermArgs */
+	u8 targets;	/* Targets (SuperName or NullName) */
+};
+
+static const struct aml_expr_op aml_expr_ops[] = {
+	{ 0x72, 2, 1 },	/* Add */
+	{ 0x73, 2, 1 },	/* Concatenate */
+	{ 0x74, 2, 1 },	/* Subtract */
+	{ 0x77, 2, 1 },	/* Multiply */
+	{ 0x78, 2, 2 },	/* Divide */
+	{ 0x79, 2, 1 },	/* ShiftLeft */
+	{ 0x7a, 2, 1 },	/* ShiftRight */
+	{ 0x7b, 2, 1 },	/* And */
+	{ 0x7c, 2, 1 },	/* NAnd */
+	{ 0x7d, 2, 1 },	/* Or */
+	{ 0x7e, 2, 1 },	/* NOr */
+	{ 0x7f, 2, 1 },	/* XOr */
+	{ 0x80, 1, 1 },	/* Not */
+	{ 0x81, 1, 1 },	/* FindSetLeftBit */
+	{ 0x82, 1, 1 },	/* FindSetRightBit */
+	{ 0x83, 1, 0 },	/* DerefOf */
+	{ 0x85, 2, 1 },	/* Mod */
+	{ 0x90, 2, 0 },	/* LAnd */
+	{ 0x91, 2, 0 },	/* LOr */
+	{ 0x92, 1, 0 },	/* LNot */
+	{ 0x93, 2, 0 },	/* LEqual */
+	{ 0x94, 2, 0 },	/* LGreater */
+	{ 0x95, 2, 0 },	/* LLess */
+};
+
+static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
+			const struct aml_path *scope);
+
+/* A Target at *@p: NullName, a local or argument, Debug, or a name. */
+static int aml_skip_target(struct aml_walk *w, size_t *p, size_t end,
+			   const struct aml_path *scope)
+{
+	const u8 *aml = w->aml;
+
+	if (*p >= end)
+		return -EINVAL;
+	if (aml[*p] == AML_NULL_NAME || (aml[*p] >= 0x60 && aml[*p] <= 0x6e)) {
+		(*p)++;
+		return 0;
+	}
+	if (aml[*p] == AML_EXT_PREFIX && *p + 1 < end && aml[*p + 1] == 0x31) {
+		*p += 2;	/* Debug */
+		return 0;
+	}
+	return aml_name(aml, p, end, scope, NULL);
+}
+
+/*
+ * A TermArg at *@p, stepped over: a data object, a local or argument, an
+ * arithmetic or logical expression of them, or a name (a reference, or a
+ * method call taken to have no arguments). What DefName, DefOpRegion and
+ * an If's predicate hold in the tables this reads.
+ */
+static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
+			const struct aml_path *scope)
+{
+	const u8 *aml = w->aml;
+	size_t q = *p, obj_end;
+	unsigned int i, k;
+	int ret = 0;
+
+	if (q >= end)
+		return -EINVAL;
+	switch (aml[q]) {
+	case AML_ZERO_OP:
+	case AML_ONE_OP:
+	case AML_ONES_OP:
+		*p = q + 1;
+		return 0;
+	case AML_BYTE_PREFIX:
+		q += 2;
+		break;
+	case AML_WORD_PREFIX:
+		q += 3;
+		break;
+	case AML_DWORD_PREFIX:
+		q += 5;
+		break;
+	case AML_QWORD_PREFIX:
+		q += 9;
+		break;
+	case AML_STRING_PREFIX:
+		for (q++; q < end && aml[q]; q++)
+			;
+		if (q >= end)
+			return -EINVAL;
+		q++;
+		break;
+	case AML_BUFFER_OP:
+	case AML_PACKAGE_OP:
+	case AML_VAR_PACKAGE_OP:
+		if (aml_pkg_end(aml, q + 1, end, &obj_end))
+			return -EINVAL;
+		q = obj_end;
+		break;
+	case AML_EXT_PREFIX:
+		if (q + 1 >= end || aml[q + 1] != AML_REVISION_OP)
+			return -EINVAL;
+		q += 2;
+		break;
+	default:
+		if (aml[q] >= 0x60 && aml[q] <= 0x6e) {	/* Local0-7, Arg0-6 */
+			q++;
+			break;
+		}
+		for (i = 0; i < ARRAY_SIZE(aml_expr_ops); i++)
+			if (aml_expr_ops[i].op == aml[q])
+				break;
+		if (i == ARRAY_SIZE(aml_expr_ops)) {
+			if (aml[q] != AML_ROOT_CHAR && aml[q] != AML_PARENT_PREFIX &&
+			    aml[q] != AML_DUAL_NAME && aml[q] != AML_MULTI_NAME &&
+			    !aml_lead_char(aml[q]))
+				return -EINVAL;
+			return aml_name(aml, p, end, scope, NULL);
+		}
+		if (++w->nesting > AML_MAX_NESTING) {
+			w->nesting--;
+			return -EINVAL;
+		}
+		q++;
+		for (k = 0; !ret && k < aml_expr_ops[i].operands; k++)
+			ret = aml_skip_arg(w, &q, end, scope);
+		for (k = 0; !ret && k < aml_expr_ops[i].targets; k++)
+			ret = aml_skip_target(w, &q, end, scope);
+		w->nesting--;
+		if (ret)
+			return ret;
+		break;
+	}
+	if (q > end)
+		return -EINVAL;
+	*p = q;
+	return 0;
+}
+
+/* _Lxx or _Exx, xx hexadecimal: its number and trigger. */
+static bool aml_gpe_name(const char seg[4], struct aml_gpe_method *m)
+{
+	unsigned int i, v = 0;
+
+	if (seg[0] != '_' || (seg[1] != 'L' && seg[1] != 'E'))
+		return false;
+	for (i = 2; i < 4; i++) {
+		char c = seg[i];
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (c - '0');
+		else if (c >= 'A' && c <= 'F')
+			v = v * 16 + (c - 'A' + 10);
+		else
+			return false;
+	}
+	m->gpe = v;
+	m->level = seg[1] == 'L';
+	return true;
+}
+
+static void aml_found(struct aml_walk *w, const struct aml_gpe_method *m)
+{
+	if (w->n < w->max)
+		w->found[w->n] = *m;
+	w->n++;
+}
+
+/* A named scope (DefScope or DefDevice) at @p, its name at @name. */
+static int aml_walk_scope(struct aml_walk *w, size_t name, size_t end,
+			  const struct aml_path *scope, enum aml_level level, bool device)
+{
+	static const char gpe[4] = { '_', 'G', 'P', 'E' };
+	struct aml_path path;
+	size_t q = name;
+	bool is_gpe;
+
+	if (aml_name(w->aml, &q, end, scope, &path))
+		return -EINVAL;
+	if (level == AML_GPE)
+		return 0;
+	/* written as Scope (\_GPE) in the target's own list: depth 1 */
+	is_gpe = !device && path.depth == 1 && !memcmp(path.seg[0], gpe, 4);
+	if (level == AML_TARGET && is_gpe)
+		return aml_walk_list(w, q, end, &path, AML_GPE);
+	/*
+	 * Anything else is searched on: a scope below may reopen the target
+	 * (Scope (^RP10) inside Scope (RP09)). What it finds below the
+	 * target's own list, as a Scope (\_GPE) in UPSB, is not the target's.
+	 */
+	return aml_walk_list(w, q, end, &path,
+			     aml_path_equal(&path, &w->target) ? AML_TARGET : AML_SEARCH);
+}
+
+/* One term list, [@p, @end), in @scope. */
+static int aml_walk_list(struct aml_walk *w, size_t p, size_t end,
+			 const struct aml_path *scope, enum aml_level level)
+{
+	int ret;
+
+	/* the kernel's stack is small, and the table is firmware data */
+	if (++w->nesting > AML_MAX_NESTING) {
+		w->nesting--;
+		return -EINVAL;
+	}
+	ret = aml_walk_terms(w, p, end, scope, level);
+	w->nesting--;
+	return ret;
+}
+
+static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
+			  const struct aml_path *scope, enum aml_level level)
+{
+	const u8 *aml = w->aml;
+	struct aml_gpe_method m;
+	struct aml_path name;
+	size_t obj_end, q;
+	int ret;
+
+	while (p < end) {
+		u8 op = aml[p];
+
+		switch (op) {
+		case AML_SCOPE_OP:
+			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+				return -EINVAL;
+			ret = aml_walk_scope(w, aml_pkg_body(aml, p + 1), obj_end, scope, level,
+					     false);
+			if (ret)
+				return ret;
+			p = obj_end;
+			continue;
+		case AML_METHOD_OP:
+			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+				return -EINVAL;
+			if (level == AML_GPE) {
+				q = aml_pkg_body(aml, p + 1);
+				if (aml_name(aml, &q, obj_end, scope, &name))
+					return -EINVAL;
+				if (name.depth && aml_gpe_name(name.seg[name.depth - 1], &m))
+					aml_found(w, &m);
+			}
+			p = obj_end;
+			continue;
+		case AML_BUFFER_OP:
+		case AML_PACKAGE_OP:
+		case AML_VAR_PACKAGE_OP:
+		case AML_WHILE_OP:
+			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+				return -EINVAL;
+			p = obj_end;
+			continue;
+		case AML_IF_OP:
+		case AML_ELSE_OP:
+			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+				return -EINVAL;
+			q = aml_pkg_body(aml, p + 1);
+			/*
+			 * A block whose predicate or body it cannot read (code
+			 * that runs when the table loads) is stepped over, and
+			 * what it found there forgotten.
+			 */
+			if (op == AML_ELSE_OP || !aml_skip_arg(w, &q, obj_end, scope)) {
+				unsigned int n = w->n;
+
+				if (aml_walk_list(w, q, obj_end, scope, level))
+					w->n = n;
+			}
+			p = obj_end;
+			continue;
+		case AML_NAME_OP:
+			q = p + 1;
+			if (aml_name(aml, &q, end, scope, NULL) || aml_skip_arg(w, &q, end, scope))
+				return -EINVAL;
+			p = q;
+			continue;
+		case AML_ALIAS_OP:
+			q = p + 1;
+			if (aml_name(aml, &q, end, scope, NULL) ||
+			    aml_name(aml, &q, end, scope, NULL))
+				return -EINVAL;
+			p = q;
+			continue;
+		case 0x8a:	/* CreateDWordField */
+		case 0x8b:	/* CreateWordField */
+		case 0x8c:	/* CreateByteField */
+		case 0x8d:	/* CreateBitField */
+		case 0x8f:	/* CreateQWordField */
+			/* SourceBuff ByteIndex NameString */
+			q = p + 1;
+			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
+			    aml_name(aml, &q, end, scope, NULL))
+				return -EINVAL;
+			p = q;
+			continue;
+		case AML_EXTERNAL_OP:
+			q = p + 1;
+			if (aml_name(aml, &q, end, scope, NULL) || end - q < 2)
+				return -EINVAL;
+			p = q + 2;	/* ObjectType, ArgumentCount */
+			continue;
+		case AML_EXT_PREFIX:
+			break;
+		default:
+			return -EINVAL;
+		}
+
+		/* the extended opcodes */
+		if (p + 1 >= end)
+			return -EINVAL;
+		op = aml[p + 1];
+		switch (op) {
+		case AML_DEVICE_OP:
+			if (aml_pkg_end(aml, p + 2, end, &obj_end))
+				return -EINVAL;
+			ret = aml_walk_scope(w, aml_pkg_body(aml, p + 2), obj_end, scope, level,
+					     true);
+			if (ret)
+				return ret;
+			p = obj_end;
+			continue;
+		case AML_FIELD_OP:
+		case AML_PROCESSOR_OP:
+		case AML_POWER_RES_OP:
+		case AML_THERMAL_ZONE_OP:
+		case AML_INDEX_FIELD_OP:
+		case AML_BANK_FIELD_OP:
+			if (aml_pkg_end(aml, p + 2, end, &obj_end))
+				return -EINVAL;
+			p = obj_end;
+			continue;
+		case AML_REGION_OP:
+			/* NameString RegionSpace RegionOffset RegionLen */
+			q = p + 2;
+			if (aml_name(aml, &q, end, scope, NULL) || q >= end)
+				return -EINVAL;
+			q++;
+			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope))
+				return -EINVAL;
+			p = q;
+			continue;
+		case 0x13:	/* CreateField: SourceBuff BitIndex NumBits NameString */
+			q = p + 2;
+			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
+			    aml_skip_arg(w, &q, end, scope) || aml_name(aml, &q, end, scope, NULL))
+				return -EINVAL;
+			p = q;
+			continue;
+		case AML_MUTEX_OP:
+			q = p + 2;
+			if (aml_name(aml, &q, end, scope, NULL) || q >= end)
+				return -EINVAL;
+			p = q + 1;	/* SyncFlags */
+			continue;
+		case AML_EVENT_OP:
+			q = p + 2;
+			if (aml_name(aml, &q, end, scope, NULL))
+				return -EINVAL;
+			p = q;
+			continue;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* "\_SB_.PCI0.RP05" into segments; short segments are padded with '_'. */
+static int aml_parse_path(const char *s, struct aml_path *path)
+{
+	unsigned int i;
+
+	path->depth = 0;
+	if (*s++ != '\\')
+		return -EINVAL;
+	while (*s) {
+		if (path->depth == AML_GPE_MAX_DEPTH)
+			return -EINVAL;
+		for (i = 0; i < 4 && *s && *s != '.'; i++)
+			path->seg[path->depth][i] = *s++;
+		if (!i || (*s && *s != '.'))
+			return -EINVAL;
+		for (; i < 4; i++)
+			path->seg[path->depth][i] = '_';
+		path->depth++;
+		if (*s == '.')
+			s++;
+	}
+	return path->depth ? 0 : -EINVAL;
+}
+
+int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
+		       struct aml_gpe_method *found, unsigned int max)
+{
+	struct aml_walk w = { .aml = aml, .found = found, .max = max };
+	struct aml_path root = { .depth = 0 };
+
+	if (!aml || aml_parse_path(path, &w.target))
+		return -EINVAL;
+	if (aml_walk_list(&w, 0, len, &root, AML_SEARCH))
+		return -EINVAL;
+	return (int)w.n;
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aml-gpe-scan - the GPE methods each given scope declares, in compiled ACPI
+ * tables (for "make tb3-tables", against real Macs' tables):
+ *
+ *   aml-gpe-scan PATH TABLE.aml...
+ *
+ * Prints "PATH _Lxx" or "PATH _Exx" per method found in any table, or
+ * "PATH none"; exits 1 if a table could not be walked.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "macsupport/aml_gpe.h"
+
+#define ACPI_HEADER_LEN	36
+
+int main(int argc, char **argv)
+{
+	static u8 buf[1 << 22];
+	struct aml_gpe_method m[8];
+	int i, j, r, total = 0, rc = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s PATH TABLE.aml...\n", argv[0]);
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		size_t n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 2;
+		}
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		if (n <= ACPI_HEADER_LEN) {
+			fprintf(stderr, "%s: not a table\n", argv[i]);
+			rc = 1;
+			continue;
+		}
+		r = aml_find_scope_gpe(buf + ACPI_HEADER_LEN, n - ACPI_HEADER_LEN, argv[1], m, 8);
+		if (r < 0) {
+			fprintf(stderr, "%s: cannot walk its AML\n", argv[i]);
+			rc = 1;
+			continue;
+		}
+		for (j = 0; j < r && j < 8; j++)
+			printf("%s _%c%02X\n", argv[1], m[j].level ? 'L' : 'E', m[j].gpe);
+		total += r;
+	}
+	if (!total)
+		printf("%s none\n", argv[1]);
+	return rc;
+}
