@@ -6,7 +6,7 @@
 # would. Profiles with a PCI-tied quirk that applies (EXPECT_QUIRKS names
 # bcm4331_reset or apple_nvme), on the stand-in its QUIRKS_TEST_ARGS name.
 
-[ "$EXPECT_APPLE" = 1 ] || return 0
+[ "$EXPECT_APPLE" = 1 ] || skip_test mac_quirks "$PROFILE is not an Apple machine"
 
 for q in bcm4331_reset apple_nvme; do
 	want=$(quirk_expected "$q")

@@ -9,7 +9,7 @@
 # Emulated: the profile's SSDT leaves the OSDW () guard out of XRPE, so a
 # module that called XRPE(0) anyway is seen (TCOF, TPWR) rather than hidden.
 
-[ "${EXPECT_APPLE:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE:-0}" = 1 ] || skip_test tb_macpm "$PROFILE is not an Apple machine"
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 grep -qw 'acpi_osi=!Darwin' /proc/cmdline ||
 	{ fail tb_macpm no-darwin-stays-on "booted without acpi_osi=!Darwin: $(cat /proc/cmdline)"; return 0; }

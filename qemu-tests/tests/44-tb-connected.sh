@@ -21,9 +21,9 @@
 # raises. Thunderbolt 3 (no XRIN: stays on anyway, 45-tb-power.sh) and
 # Eagle Ridge (no thunderbolt.ko for its NHI: no routers) are not tested.
 
-[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
-[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
-[ "${EXPECT_TB_NHI_DRIVER:-}" != none ] || return 0
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || skip_test tb_macpm "the harness cannot raise this controller's plug GPE on $PROFILE"
+[ "${EXPECT_TB_NHI_DRIVER:-}" != none ] || skip_test tb_macpm "no driver binds this NHI on $PROFILE"
 
 tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)

@@ -12,7 +12,7 @@
 # when "unpowered": the stand-in checks that no driver callback ran while
 # TPWR was 0 ("unpowered" must stay 0).
 
-[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 
 tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)

@@ -24,8 +24,8 @@
 #    returns the way a failed suspend does): the controller is powered up
 #    before the upstream port's resume restores it.
 
-[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
-[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || return 0
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || skip_test tb_macpm "the harness cannot raise this controller's plug GPE on $PROFILE"
 
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 upsb=$(tb_upsb "$nhi")

@@ -8,7 +8,7 @@
 #   the host) leave the runtime-PM usage counts of every device involved,
 #   the device links and /proc/interrupts as they were.
 
-[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || return 0
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 tb_load
 tb_fast "$nhi"

@@ -14,7 +14,7 @@
 # copy, AAPL,PathProperties0000, 0001, ...: through efivarfs, the parts
 # concatenated must be that blob byte for byte.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 
 BLOB_HEX=$(tr -d ' \n' < /etc/macsupport/apple-props.hex 2>/dev/null)
 

@@ -8,7 +8,7 @@
 # on profiles with APPLE_NVRAM_PROPS), which apple_props reads as well.
 # Profiles booted through the fake Apple firmware only.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 
 BLOB_HEX=$(tr -d ' \n' < /etc/macsupport/apple-props.hex)
 NVRAM_HEX=$(tr -d ' \n' < /etc/macsupport/nvram-props.hex 2>/dev/null)

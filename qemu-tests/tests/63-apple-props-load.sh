@@ -9,7 +9,7 @@
 # booted through the fake Apple firmware only (the built-in parser's
 # properties must be there to collide with).
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 LOAD=/sys/firmware/apple_properties/load
 B=/etc/macsupport/blobs
 drom=/sys/bus/pci/devices/$EXPECT_APPLE_DROM_DEV/apple_properties/ThunderboltDROM

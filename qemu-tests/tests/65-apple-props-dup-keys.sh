@@ -16,7 +16,7 @@
 # Profiles booted through the fake Apple firmware only; the NVRAM part on
 # those whose firmware wrote an NVRAM copy (EXPECT_NVRAM_DEV).
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 LOAD=/sys/firmware/apple_properties/load
 DUP_OFFSET=83
 DEV=/sys/bus/pci/devices/0000:00:10.0
@@ -63,7 +63,7 @@ rmmod apple_props
 
 # --- through NVRAM -------------------------------------------------------------
 
-[ -n "${EXPECT_NVRAM_DEV:-}" ] || return 0
+[ -n "${EXPECT_NVRAM_DEV:-}" ] || { skip apple_props dup-keys-nvram "no NVRAM stand-in on $PROFILE"; return 0; }
 EFIVARS=/sys/firmware/efi/efivars
 GUID=7c436110-ab2a-4bbb-a880-fe41995c9f82
 mounted=0

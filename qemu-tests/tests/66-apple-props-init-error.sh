@@ -9,7 +9,7 @@
 # NVRAM and firmware-file sources were taken, and each earlier one.
 # Profiles booted through the fake Apple firmware with an NVRAM copy only.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] && [ -n "${EXPECT_NVRAM_DEV:-}" ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] && [ -n "${EXPECT_NVRAM_DEV:-}" ] || skip_test apple_props "no Apple EFI properties or NVRAM stand-in on $PROFILE"
 FW_DEV=0000:00:1d.0	# what qemu-tests/blobs/fw-file.json names
 
 FW_PARAM=firmware_file=apple/properties.bin	# the firmware-file source is taken only when named

@@ -9,7 +9,7 @@
 # at run time through securityfs, in a boot of its own. Profiles booted
 # through the fake Apple firmware only.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 LOAD=/sys/firmware/apple_properties/load
 ALL=/sys/firmware/apple_properties/all
 NEW=/sys/bus/pci/devices/0000:00:10.0

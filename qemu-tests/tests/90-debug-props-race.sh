@@ -18,7 +18,7 @@
 # scans it). Profiles with the chain (booted through the fake Apple
 # firmware) only.
 
-[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || return 0
+[ "${EXPECT_APPLE_EFI:-0}" = 1 ] || skip_test apple_props "no Apple EFI properties on $PROFILE"
 debug_only apple_props load-vs-hot-unplug-race load-vs-hot-unplug-race-leaks || return 0
 
 LOAD=/sys/firmware/apple_properties/load
