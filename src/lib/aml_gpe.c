@@ -75,8 +75,12 @@ struct aml_path {
 	char seg[AML_GPE_MAX_DEPTH][4];
 };
 
-/* If/Else blocks and scopes nested deeper than this end the walk */
-#define AML_MAX_NESTING		32
+/*
+ * If/Else blocks, scopes and expressions nested deeper than this end the
+ * walk: the real tables reach 10 (MacBookPro11,3), and each level costs
+ * some 350 bytes of the kernel's stack.
+ */
+#define AML_MAX_NESTING		16
 
 struct aml_walk {
 	const u8 *aml;
