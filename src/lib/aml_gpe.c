@@ -421,6 +421,9 @@ static int aml_walk_list(struct aml_walk *w, size_t p, size_t end,
 	return ret;
 }
 
+/* An extended opcode (after AML_EXT_PREFIX), as one code */
+#define AML_EXT(op)		(0x100 | (op))
+
 static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
 			  const struct aml_path *scope, enum aml_level level)
 {
@@ -428,26 +431,37 @@ static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
 	struct aml_gpe_method m;
 	struct aml_path name;
 	size_t obj_end, q;
+	unsigned int code, n;
 	int ret;
 
 	while (p < end) {
-		u8 op = aml[p];
-
-		switch (op) {
-		case AML_SCOPE_OP:
-			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+		/* q: the first byte after the opcode */
+		if (aml[p] == AML_EXT_PREFIX) {
+			if (p + 1 >= end)
 				return -EINVAL;
-			ret = aml_walk_scope(w, aml_pkg_body(aml, p + 1), obj_end, scope, level,
-					     false);
+			code = AML_EXT(aml[p + 1]);
+			q = p + 2;
+		} else {
+			code = aml[p];
+			q = p + 1;
+		}
+
+		switch (code) {
+		case AML_SCOPE_OP:
+		case AML_EXT(AML_DEVICE_OP):
+			if (aml_pkg_end(aml, q, end, &obj_end))
+				return -EINVAL;
+			ret = aml_walk_scope(w, aml_pkg_body(aml, q), obj_end, scope, level,
+					     code != AML_SCOPE_OP);
 			if (ret)
 				return ret;
 			p = obj_end;
 			continue;
 		case AML_METHOD_OP:
-			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+			if (aml_pkg_end(aml, q, end, &obj_end))
 				return -EINVAL;
 			if (level == AML_GPE) {
-				q = aml_pkg_body(aml, p + 1);
+				q = aml_pkg_body(aml, q);
 				if (aml_name(aml, &q, obj_end, scope, &name))
 					return -EINVAL;
 				if (name.depth && aml_gpe_name(name.seg[name.depth - 1], &m))
@@ -459,121 +473,75 @@ static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
 		case AML_PACKAGE_OP:
 		case AML_VAR_PACKAGE_OP:
 		case AML_WHILE_OP:
-			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+		case AML_EXT(AML_FIELD_OP):
+		case AML_EXT(AML_PROCESSOR_OP):
+		case AML_EXT(AML_POWER_RES_OP):
+		case AML_EXT(AML_THERMAL_ZONE_OP):
+		case AML_EXT(AML_INDEX_FIELD_OP):
+		case AML_EXT(AML_BANK_FIELD_OP):
+			if (aml_pkg_end(aml, q, end, &obj_end))
 				return -EINVAL;
 			p = obj_end;
 			continue;
 		case AML_IF_OP:
 		case AML_ELSE_OP:
-			if (aml_pkg_end(aml, p + 1, end, &obj_end))
+			if (aml_pkg_end(aml, q, end, &obj_end))
 				return -EINVAL;
-			q = aml_pkg_body(aml, p + 1);
+			q = aml_pkg_body(aml, q);
 			/*
 			 * A block whose predicate or body it cannot read (code
 			 * that runs when the table loads) is stepped over, and
 			 * what it found there forgotten.
 			 */
-			if (op == AML_ELSE_OP || !aml_skip_arg(w, &q, obj_end, scope)) {
-				unsigned int n = w->n;
-
+			if (code == AML_ELSE_OP || !aml_skip_arg(w, &q, obj_end, scope)) {
+				n = w->n;
 				if (aml_walk_list(w, q, obj_end, scope, level))
 					w->n = n;
 			}
 			p = obj_end;
 			continue;
 		case AML_NAME_OP:
-			q = p + 1;
-			if (aml_name(aml, &q, end, scope, NULL) || aml_skip_arg(w, &q, end, scope))
-				return -EINVAL;
-			p = q;
-			continue;
+			ret = aml_name(aml, &q, end, scope, NULL) ||
+			      aml_skip_arg(w, &q, end, scope);
+			break;
 		case AML_ALIAS_OP:
-			q = p + 1;
-			if (aml_name(aml, &q, end, scope, NULL) ||
-			    aml_name(aml, &q, end, scope, NULL))
-				return -EINVAL;
-			p = q;
-			continue;
-		case 0x8a:	/* CreateDWordField */
+			ret = aml_name(aml, &q, end, scope, NULL) ||
+			      aml_name(aml, &q, end, scope, NULL);
+			break;
+		case 0x8a:	/* CreateDWordField: SourceBuff ByteIndex NameString */
 		case 0x8b:	/* CreateWordField */
 		case 0x8c:	/* CreateByteField */
 		case 0x8d:	/* CreateBitField */
 		case 0x8f:	/* CreateQWordField */
-			/* SourceBuff ByteIndex NameString */
-			q = p + 1;
-			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
-			    aml_name(aml, &q, end, scope, NULL))
-				return -EINVAL;
-			p = q;
-			continue;
-		case AML_EXTERNAL_OP:
-			q = p + 1;
-			if (aml_name(aml, &q, end, scope, NULL) || end - q < 2)
-				return -EINVAL;
-			p = q + 2;	/* ObjectType, ArgumentCount */
-			continue;
-		case AML_EXT_PREFIX:
+		case AML_EXT(0x13):	/* CreateField: SourceBuff BitIndex NumBits NameString */
+			ret = aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
+			      (code == AML_EXT(0x13) && aml_skip_arg(w, &q, end, scope)) ||
+			      aml_name(aml, &q, end, scope, NULL);
+			break;
+		case AML_EXTERNAL_OP:	/* NameString ObjectType ArgumentCount */
+			ret = aml_name(aml, &q, end, scope, NULL) || end - q < 2;
+			q += 2;
+			break;
+		case AML_EXT(AML_REGION_OP):	/* NameString RegionSpace Offset Length */
+			ret = aml_name(aml, &q, end, scope, NULL) || q >= end;
+			q++;
+			ret = ret || aml_skip_arg(w, &q, end, scope) ||
+			      aml_skip_arg(w, &q, end, scope);
+			break;
+		case AML_EXT(AML_MUTEX_OP):	/* NameString SyncFlags */
+			ret = aml_name(aml, &q, end, scope, NULL) || q >= end;
+			q++;
+			break;
+		case AML_EXT(AML_EVENT_OP):
+			ret = aml_name(aml, &q, end, scope, NULL);
 			break;
 		default:
 			return -EINVAL;
 		}
-
-		/* the extended opcodes */
-		if (p + 1 >= end)
+		/* the objects of a fixed layout, stepped over to q */
+		if (ret)
 			return -EINVAL;
-		op = aml[p + 1];
-		switch (op) {
-		case AML_DEVICE_OP:
-			if (aml_pkg_end(aml, p + 2, end, &obj_end))
-				return -EINVAL;
-			ret = aml_walk_scope(w, aml_pkg_body(aml, p + 2), obj_end, scope, level,
-					     true);
-			if (ret)
-				return ret;
-			p = obj_end;
-			continue;
-		case AML_FIELD_OP:
-		case AML_PROCESSOR_OP:
-		case AML_POWER_RES_OP:
-		case AML_THERMAL_ZONE_OP:
-		case AML_INDEX_FIELD_OP:
-		case AML_BANK_FIELD_OP:
-			if (aml_pkg_end(aml, p + 2, end, &obj_end))
-				return -EINVAL;
-			p = obj_end;
-			continue;
-		case AML_REGION_OP:
-			/* NameString RegionSpace RegionOffset RegionLen */
-			q = p + 2;
-			if (aml_name(aml, &q, end, scope, NULL) || q >= end)
-				return -EINVAL;
-			q++;
-			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope))
-				return -EINVAL;
-			p = q;
-			continue;
-		case 0x13:	/* CreateField: SourceBuff BitIndex NumBits NameString */
-			q = p + 2;
-			if (aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
-			    aml_skip_arg(w, &q, end, scope) || aml_name(aml, &q, end, scope, NULL))
-				return -EINVAL;
-			p = q;
-			continue;
-		case AML_MUTEX_OP:
-			q = p + 2;
-			if (aml_name(aml, &q, end, scope, NULL) || q >= end)
-				return -EINVAL;
-			p = q + 1;	/* SyncFlags */
-			continue;
-		case AML_EVENT_OP:
-			q = p + 2;
-			if (aml_name(aml, &q, end, scope, NULL))
-				return -EINVAL;
-			p = q;
-			continue;
-		default:
-			return -EINVAL;
-		}
+		p = q;
 	}
 	return 0;
 }
