@@ -92,6 +92,14 @@ summary()
 }
 
 now() { date +%s.%N; }
+# cpu_seconds: the CPU seconds (user and system) of the children in the
+# output of bash's "times" on stdin (run "times" in the shell itself, not in
+# $(...), whose subshell has waited for none of them)
+cpu_seconds()
+{
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
+		printf "%.1f", s }'
+}
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 die() { echo "harness: $*" >&2; exit 1; }
@@ -680,7 +688,7 @@ host_agent_stop()
 boot_profile()
 {
 	local name=$1 tests=$2 mode=${3:-test} label=${4:-$1} limit=${5:-$QEMU_TIMEOUT}
-	local work args=() serial=() fg=() qemu_out= smb rc t0 cmdline
+	local work args=() serial=() fg=() qemu_out= smb rc t0 c0 cmdline
 	local -a kernel
 
 	work=$(boot_dir "$label")
@@ -789,6 +797,8 @@ boot_profile()
 			exit 1
 		}
 		t0=$(now)
+		times > "$work/times"
+		c0=$(cpu_seconds < "$work/times")
 		timeout "${fg[@]}" -k 5 "$limit" qemu-system-x86_64 \
 			-nodefaults -display none -no-reboot -m "${BOOT_MEM:-512}" \
 			-smp "${BOOT_SMP:-1}${SMP_MAXCPUS:+,maxcpus=$SMP_MAXCPUS}" \
@@ -803,6 +813,8 @@ boot_profile()
 		rc=$?
 		exec {qemu_out}>&-
 		elapsed "$t0" > "$work/time"
+		times > "$work/times"
+		awk -v a="$c0" -v b="$(cpu_seconds < "$work/times")" 'BEGIN { printf "%.1f\n", b - a }' > "$work/cpu"
 		echo "$rc" > "$work/status"
 		host_agent_stop "$work"
 		sim_stop "$work"
