@@ -28,7 +28,10 @@
  * at that level ends the walk (-EINVAL): the caller then knows it cannot
  * tell, instead of getting a GPE from misread bytes. Every length is
  * checked against the end of its enclosing object before it is used: the
- * table is firmware data.
+ * table is firmware data. The walk keeps its own stack of open term lists
+ * (struct aml_walk, about 1 KB in one frame) instead of recursing through
+ * them: nesting costs it no kernel stack, and nesting past its bounds
+ * ends it with -EINVAL.
  */
 
 #define AML_ROOT_CHAR		0x5c	/* '\' */
@@ -70,26 +73,23 @@
 #define AML_INDEX_FIELD_OP	0x86
 #define AML_BANK_FIELD_OP	0x87
 
+/* An absolute path: segments of 4 characters, no terminator. */
 struct aml_path {
 	unsigned int depth;
 	char seg[AML_GPE_MAX_DEPTH][4];
 };
 
 /*
- * If/Else blocks, scopes and expressions nested deeper than this end the
- * walk: the real tables reach 10 (MacBookPro11,3), and each level costs
- * some 350 bytes of the kernel's stack.
+ * The walk keeps its own stack of open term lists instead of recursing, so
+ * that its stack use in the kernel is one bounded frame, however the table
+ * nests: If/Else blocks and scopes nested deeper than AML_MAX_NESTING end
+ * the walk (the real tables reach 10, MacBookPro11,3), and the paths of all
+ * open scopes share AML_PATH_POOL segments. Expressions (an If's predicate)
+ * are stepped over recursively, at most AML_MAX_EXPR deep.
  */
 #define AML_MAX_NESTING		16
-
-struct aml_walk {
-	const u8 *aml;
-	unsigned int nesting;
-	struct aml_path target;
-	struct aml_gpe_method *found;
-	unsigned int max;
-	unsigned int n;
-};
+#define AML_PATH_POOL		96
+#define AML_MAX_EXPR		8
 
 /* What a term list is to the search. */
 enum aml_level {
@@ -98,10 +98,36 @@ enum aml_level {
 	AML_GPE,	/* a Scope (\_GPE) of the target: its methods count */
 };
 
-static int aml_walk_list(struct aml_walk *w, size_t p, size_t end,
-			 const struct aml_path *scope, enum aml_level level);
-static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
-			  const struct aml_path *scope, enum aml_level level);
+/*
+ * One open term list, [@p, @end): its scope's path (@depth segments from
+ * @path in the pool), and, for an If/Else body (@soft), how many methods
+ * had been found before it: an error inside it is forgotten with them.
+ */
+struct aml_frame {
+	size_t p, end;
+	unsigned int found_before;
+	u8 path, depth;
+	u8 level;	/* enum aml_level */
+	bool soft;
+};
+
+/* A scope's path as the name resolver sees it. */
+struct aml_scope {
+	const char (*seg)[4];
+	unsigned int depth;
+};
+
+struct aml_walk {
+	const u8 *aml;
+	struct aml_frame frame[AML_MAX_NESTING];
+	unsigned int nframes;
+	char pool[AML_PATH_POOL][4];
+	unsigned int expr;
+	struct aml_path target;
+	struct aml_gpe_method *found;
+	unsigned int max;
+	unsigned int n;
+};
 
 /* PkgLength at @p, not past @end: the end of the object it measures. */
 static int aml_pkg_end(const u8 *aml, size_t p, size_t end, size_t *obj_end)
@@ -144,27 +170,26 @@ static bool aml_name_char(u8 c)
 }
 
 /*
- * NameString at *@p, resolved against @scope into @out (NULL: only
- * stepped over). Advances *@p past it.
+ * NameString at *@p, resolved against @scope: its segments go to @out (room
+ * for @room) and their number to *@depth; with @out NULL it is only
+ * stepped over. Advances *@p past it.
  */
-static int aml_name(const u8 *aml, size_t *p, size_t end, const struct aml_path *scope,
-		    struct aml_path *out)
+static int aml_name(const u8 *aml, size_t *p, size_t end, const struct aml_scope *scope,
+		    char (*out)[4], unsigned int room, unsigned int *depth)
 {
-	struct aml_path tmp;
-	unsigned int segs, i, j;
+	unsigned int segs, d = scope->depth, i, j;
 	size_t q = *p;
 
 	if (q >= end)
 		return -EINVAL;
-	tmp = *scope;
 	if (aml[q] == AML_ROOT_CHAR) {
-		tmp.depth = 0;
+		d = 0;
 		q++;
 	} else {
 		while (q < end && aml[q] == AML_PARENT_PREFIX) {
-			if (!tmp.depth)
+			if (!d)
 				return -EINVAL;
-			tmp.depth--;
+			d--;
 			q++;
 		}
 	}
@@ -184,27 +209,32 @@ static int aml_name(const u8 *aml, size_t *p, size_t end, const struct aml_path 
 	} else {
 		segs = 1;
 	}
-	if (segs > end - q || 4 * segs > end - q)
+	if (segs > end - q || 4 * segs > end - q || d + segs > AML_GPE_MAX_DEPTH)
 		return -EINVAL;
+	if (out) {
+		if (d + segs > room)
+			return -EINVAL;
+		memcpy(out, scope->seg, 4 * d);
+	}
 	for (i = 0; i < segs; i++, q += 4) {
 		if (!aml_lead_char(aml[q]))
 			return -EINVAL;
 		for (j = 1; j < 4; j++)
 			if (!aml_name_char(aml[q + j]))
 				return -EINVAL;
-		if (tmp.depth == AML_GPE_MAX_DEPTH)
-			return -EINVAL;
-		memcpy(tmp.seg[tmp.depth++], &aml[q], 4);
+		if (out)
+			memcpy(out[d + i], &aml[q], 4);
 	}
 	*p = q;
-	if (out)
-		*out = tmp;
+	if (depth)
+		*depth = d + segs;
 	return 0;
 }
 
-static bool aml_path_equal(const struct aml_path *a, const struct aml_path *b)
+/* Step over a NameString at *@p. */
+static int aml_skip_name(const u8 *aml, size_t *p, size_t end, const struct aml_scope *scope)
 {
-	return a->depth == b->depth && !memcmp(a->seg, b->seg, 4 * a->depth);
+	return aml_name(aml, p, end, scope, NULL, 0, NULL);
 }
 
 /* Operand counts of the expression opcodes a TermArg may hold here. */
@@ -241,11 +271,11 @@ static const struct aml_expr_op aml_expr_ops[] = {
 };
 
 static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
-			const struct aml_path *scope);
+			const struct aml_scope *scope);
 
 /* A Target at *@p: NullName, a local or argument, Debug, or a name. */
 static int aml_skip_target(struct aml_walk *w, size_t *p, size_t end,
-			   const struct aml_path *scope)
+			   const struct aml_scope *scope)
 {
 	const u8 *aml = w->aml;
 
@@ -259,7 +289,7 @@ static int aml_skip_target(struct aml_walk *w, size_t *p, size_t end,
 		*p += 2;	/* Debug */
 		return 0;
 	}
-	return aml_name(aml, p, end, scope, NULL);
+	return aml_skip_name(aml, p, end, scope);
 }
 
 /*
@@ -269,7 +299,7 @@ static int aml_skip_target(struct aml_walk *w, size_t *p, size_t end,
  * an If's predicate hold in the tables this reads.
  */
 static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
-			const struct aml_path *scope)
+			const struct aml_scope *scope)
 {
 	const u8 *aml = w->aml;
 	size_t q = *p, obj_end;
@@ -328,10 +358,10 @@ static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
 			    aml[q] != AML_DUAL_NAME && aml[q] != AML_MULTI_NAME &&
 			    !aml_lead_char(aml[q]))
 				return -EINVAL;
-			return aml_name(aml, p, end, scope, NULL);
+			return aml_skip_name(aml, p, end, scope);
 		}
-		if (++w->nesting > AML_MAX_NESTING) {
-			w->nesting--;
+		if (++w->expr > AML_MAX_EXPR) {
+			w->expr--;
 			return -EINVAL;
 		}
 		q++;
@@ -339,7 +369,7 @@ static int aml_skip_arg(struct aml_walk *w, size_t *p, size_t end,
 			ret = aml_skip_arg(w, &q, end, scope);
 		for (k = 0; !ret && k < aml_expr_ops[i].targets; k++)
 			ret = aml_skip_target(w, &q, end, scope);
-		w->nesting--;
+		w->expr--;
 		if (ret)
 			return ret;
 		break;
@@ -372,176 +402,220 @@ static bool aml_gpe_name(const char seg[4], struct aml_gpe_method *m)
 	return true;
 }
 
-static void aml_found(struct aml_walk *w, const struct aml_gpe_method *m)
+/* Whether the @depth segments at @at in the pool are the target's path. */
+static bool aml_is_target(const struct aml_walk *w, unsigned int at, unsigned int depth)
 {
-	if (w->n < w->max)
-		w->found[w->n] = *m;
-	w->n++;
+	return depth == w->target.depth && !memcmp(w->pool[at], w->target.seg, 4 * depth);
 }
 
-/* A named scope (DefScope or DefDevice) at @p, its name at @name. */
-static int aml_walk_scope(struct aml_walk *w, size_t name, size_t end,
-			  const struct aml_path *scope, enum aml_level level, bool device)
+/*
+ * Open the term list [@p, @end) in the scope of the @depth segments at @path
+ * in the pool. An If/Else body (@soft) shares its parent's path.
+ */
+static int aml_push(struct aml_walk *w, size_t p, size_t end, unsigned int path,
+		    unsigned int depth, enum aml_level level, bool soft)
+{
+	struct aml_frame *f;
+
+	if (w->nframes == AML_MAX_NESTING)
+		return -EINVAL;
+	f = &w->frame[w->nframes++];
+	f->p = p;
+	f->end = end;
+	f->path = path;
+	f->depth = depth;
+	f->found_before = w->n;
+	f->level = level;
+	f->soft = soft;
+	return 0;
+}
+
+/*
+ * A named scope (DefScope or DefDevice) of @f, its name at @name, its end at
+ * @end: opened, its path placed in the pool after @f's.
+ */
+static int aml_open_scope(struct aml_walk *w, const struct aml_frame *f, size_t name,
+			  size_t end, bool device)
 {
 	static const char gpe[4] = { '_', 'G', 'P', 'E' };
-	struct aml_path path;
-	size_t q = name;
-	bool is_gpe;
+	const struct aml_scope scope = { w->pool + f->path, f->depth };
+	unsigned int at = f->path + f->depth, depth;
+	enum aml_level level;
 
-	if (aml_name(w->aml, &q, end, scope, &path))
+	if (at > AML_PATH_POOL)
 		return -EINVAL;
-	if (level == AML_GPE)
-		return 0;
-	/* written as Scope (\_GPE) in the target's own list: depth 1 */
-	is_gpe = !device && path.depth == 1 && !memcmp(path.seg[0], gpe, 4);
-	if (level == AML_TARGET && is_gpe)
-		return aml_walk_list(w, q, end, &path, AML_GPE);
+
+	/* nothing inside a Scope (\_GPE) of the target counts */
+	if (f->level == AML_GPE)
+		return aml_skip_name(w->aml, &name, end, &scope);
+	if (aml_name(w->aml, &name, end, &scope, w->pool + at, AML_PATH_POOL - at, &depth))
+		return -EINVAL;
 	/*
-	 * Anything else is searched on: a scope below may reopen the target
-	 * (Scope (^RP10) inside Scope (RP09)). What it finds below the
-	 * target's own list, as a Scope (\_GPE) in UPSB, is not the target's.
+	 * Written as Scope (\_GPE) in the target's own list: depth 1. Anything
+	 * else is searched on: a scope below may reopen the target (Scope
+	 * (^RP10) inside Scope (RP09)). What it finds below the target's own
+	 * list, as a Scope (\_GPE) in UPSB, is not the target's.
 	 */
-	return aml_walk_list(w, q, end, &path,
-			     aml_path_equal(&path, &w->target) ? AML_TARGET : AML_SEARCH);
+	if (f->level == AML_TARGET && !device && depth == 1 && !memcmp(w->pool[at], gpe, 4))
+		level = AML_GPE;
+	else
+		level = aml_is_target(w, at, depth) ? AML_TARGET : AML_SEARCH;
+	return aml_push(w, name, end, at, depth, level, false);
 }
 
-/* One term list, [@p, @end), in @scope. */
-static int aml_walk_list(struct aml_walk *w, size_t p, size_t end,
-			 const struct aml_path *scope, enum aml_level level)
+/* A method of a Scope (\_GPE) of the target, its name at @name. */
+static int aml_gpe_method(struct aml_walk *w, const struct aml_scope *scope, size_t name,
+			  size_t end)
 {
-	int ret;
+	char seg[AML_GPE_MAX_DEPTH][4];
+	struct aml_gpe_method m;
+	unsigned int depth;
 
-	/* the kernel's stack is small, and the table is firmware data */
-	if (++w->nesting > AML_MAX_NESTING) {
-		w->nesting--;
+	if (aml_name(w->aml, &name, end, scope, seg, AML_GPE_MAX_DEPTH, &depth))
 		return -EINVAL;
+	if (depth && aml_gpe_name(seg[depth - 1], &m)) {
+		if (w->n < w->max)
+			w->found[w->n] = m;
+		w->n++;
 	}
-	ret = aml_walk_terms(w, p, end, scope, level);
-	w->nesting--;
-	return ret;
+	return 0;
 }
 
 /* An extended opcode (after AML_EXT_PREFIX), as one code */
 #define AML_EXT(op)		(0x100 | (op))
 
-static int aml_walk_terms(struct aml_walk *w, size_t p, size_t end,
-			  const struct aml_path *scope, enum aml_level level)
+/* The term at @f's position: stepped over, or opened as a new frame. */
+static int aml_step(struct aml_walk *w, struct aml_frame *f)
 {
+	const struct aml_scope scope = { w->pool + f->path, f->depth };
+	size_t p = f->p, end = f->end, obj_end, q;
 	const u8 *aml = w->aml;
-	struct aml_gpe_method m;
-	struct aml_path name;
-	size_t obj_end, q;
-	unsigned int code, n;
+	unsigned int code;
 	int ret;
 
-	while (p < end) {
-		/* q: the first byte after the opcode */
-		if (aml[p] == AML_EXT_PREFIX) {
-			if (p + 1 >= end)
-				return -EINVAL;
-			code = AML_EXT(aml[p + 1]);
-			q = p + 2;
-		} else {
-			code = aml[p];
-			q = p + 1;
-		}
+	/* q: the first byte after the opcode */
+	if (aml[p] == AML_EXT_PREFIX) {
+		if (p + 1 >= end)
+			return -EINVAL;
+		code = AML_EXT(aml[p + 1]);
+		q = p + 2;
+	} else {
+		code = aml[p];
+		q = p + 1;
+	}
 
-		switch (code) {
-		case AML_SCOPE_OP:
-		case AML_EXT(AML_DEVICE_OP):
-			if (aml_pkg_end(aml, q, end, &obj_end))
-				return -EINVAL;
-			ret = aml_walk_scope(w, aml_pkg_body(aml, q), obj_end, scope, level,
-					     code != AML_SCOPE_OP);
-			if (ret)
-				return ret;
-			p = obj_end;
-			continue;
-		case AML_METHOD_OP:
-			if (aml_pkg_end(aml, q, end, &obj_end))
-				return -EINVAL;
-			if (level == AML_GPE) {
-				q = aml_pkg_body(aml, q);
-				if (aml_name(aml, &q, obj_end, scope, &name))
-					return -EINVAL;
-				if (name.depth && aml_gpe_name(name.seg[name.depth - 1], &m))
-					aml_found(w, &m);
-			}
-			p = obj_end;
-			continue;
-		case AML_BUFFER_OP:
-		case AML_PACKAGE_OP:
-		case AML_VAR_PACKAGE_OP:
-		case AML_WHILE_OP:
-		case AML_EXT(AML_FIELD_OP):
-		case AML_EXT(AML_PROCESSOR_OP):
-		case AML_EXT(AML_POWER_RES_OP):
-		case AML_EXT(AML_THERMAL_ZONE_OP):
-		case AML_EXT(AML_INDEX_FIELD_OP):
-		case AML_EXT(AML_BANK_FIELD_OP):
-			if (aml_pkg_end(aml, q, end, &obj_end))
-				return -EINVAL;
-			p = obj_end;
-			continue;
-		case AML_IF_OP:
-		case AML_ELSE_OP:
-			if (aml_pkg_end(aml, q, end, &obj_end))
-				return -EINVAL;
-			q = aml_pkg_body(aml, q);
-			/*
-			 * A block whose predicate or body it cannot read (code
-			 * that runs when the table loads) is stepped over, and
-			 * what it found there forgotten.
-			 */
-			if (code == AML_ELSE_OP || !aml_skip_arg(w, &q, obj_end, scope)) {
-				n = w->n;
-				if (aml_walk_list(w, q, obj_end, scope, level))
-					w->n = n;
-			}
-			p = obj_end;
-			continue;
-		case AML_NAME_OP:
-			ret = aml_name(aml, &q, end, scope, NULL) ||
-			      aml_skip_arg(w, &q, end, scope);
-			break;
-		case AML_ALIAS_OP:
-			ret = aml_name(aml, &q, end, scope, NULL) ||
-			      aml_name(aml, &q, end, scope, NULL);
-			break;
-		case 0x8a:	/* CreateDWordField: SourceBuff ByteIndex NameString */
-		case 0x8b:	/* CreateWordField */
-		case 0x8c:	/* CreateByteField */
-		case 0x8d:	/* CreateBitField */
-		case 0x8f:	/* CreateQWordField */
-		case AML_EXT(0x13):	/* CreateField: SourceBuff BitIndex NumBits NameString */
-			ret = aml_skip_arg(w, &q, end, scope) || aml_skip_arg(w, &q, end, scope) ||
-			      (code == AML_EXT(0x13) && aml_skip_arg(w, &q, end, scope)) ||
-			      aml_name(aml, &q, end, scope, NULL);
-			break;
-		case AML_EXTERNAL_OP:	/* NameString ObjectType ArgumentCount */
-			ret = aml_name(aml, &q, end, scope, NULL) || end - q < 2;
-			q += 2;
-			break;
-		case AML_EXT(AML_REGION_OP):	/* NameString RegionSpace Offset Length */
-			ret = aml_name(aml, &q, end, scope, NULL) || q >= end;
-			q++;
-			ret = ret || aml_skip_arg(w, &q, end, scope) ||
-			      aml_skip_arg(w, &q, end, scope);
-			break;
-		case AML_EXT(AML_MUTEX_OP):	/* NameString SyncFlags */
-			ret = aml_name(aml, &q, end, scope, NULL) || q >= end;
-			q++;
-			break;
-		case AML_EXT(AML_EVENT_OP):
-			ret = aml_name(aml, &q, end, scope, NULL);
-			break;
-		default:
+	switch (code) {
+	case AML_SCOPE_OP:
+	case AML_EXT(AML_DEVICE_OP):
+		if (aml_pkg_end(aml, q, end, &obj_end))
 			return -EINVAL;
+		f->p = obj_end;
+		return aml_open_scope(w, f, aml_pkg_body(aml, q), obj_end, code != AML_SCOPE_OP);
+	case AML_METHOD_OP:
+		if (aml_pkg_end(aml, q, end, &obj_end))
+			return -EINVAL;
+		f->p = obj_end;
+		if (f->level == AML_GPE)
+			return aml_gpe_method(w, &scope, aml_pkg_body(aml, q), obj_end);
+		return 0;
+	case AML_BUFFER_OP:
+	case AML_PACKAGE_OP:
+	case AML_VAR_PACKAGE_OP:
+	case AML_WHILE_OP:
+	case AML_EXT(AML_FIELD_OP):
+	case AML_EXT(AML_PROCESSOR_OP):
+	case AML_EXT(AML_POWER_RES_OP):
+	case AML_EXT(AML_THERMAL_ZONE_OP):
+	case AML_EXT(AML_INDEX_FIELD_OP):
+	case AML_EXT(AML_BANK_FIELD_OP):
+		if (aml_pkg_end(aml, q, end, &obj_end))
+			return -EINVAL;
+		f->p = obj_end;
+		return 0;
+	case AML_IF_OP:
+	case AML_ELSE_OP:
+		if (aml_pkg_end(aml, q, end, &obj_end))
+			return -EINVAL;
+		f->p = obj_end;
+		q = aml_pkg_body(aml, q);
+		/*
+		 * A block whose predicate it cannot read, or nested too deep
+		 * (code that runs when the table loads), is stepped over; one
+		 * whose body it cannot read is too, and what it found there
+		 * forgotten (aml_walk()).
+		 */
+		if (code == AML_IF_OP && aml_skip_arg(w, &q, obj_end, &scope))
+			return 0;
+		aml_push(w, q, obj_end, f->path, f->depth, f->level, true);
+		return 0;
+	case AML_NAME_OP:
+		ret = aml_skip_name(aml, &q, end, &scope) ||
+		      aml_skip_arg(w, &q, end, &scope);
+		break;
+	case AML_ALIAS_OP:
+		ret = aml_skip_name(aml, &q, end, &scope) ||
+		      aml_skip_name(aml, &q, end, &scope);
+		break;
+	case 0x8a:	/* CreateDWordField: SourceBuff ByteIndex NameString */
+	case 0x8b:	/* CreateWordField */
+	case 0x8c:	/* CreateByteField */
+	case 0x8d:	/* CreateBitField */
+	case 0x8f:	/* CreateQWordField */
+	case AML_EXT(0x13):	/* CreateField: SourceBuff BitIndex NumBits NameString */
+		ret = aml_skip_arg(w, &q, end, &scope) || aml_skip_arg(w, &q, end, &scope) ||
+		      (code == AML_EXT(0x13) && aml_skip_arg(w, &q, end, &scope)) ||
+		      aml_skip_name(aml, &q, end, &scope);
+		break;
+	case AML_EXTERNAL_OP:	/* NameString ObjectType ArgumentCount */
+		ret = aml_skip_name(aml, &q, end, &scope) || end - q < 2;
+		q += 2;
+		break;
+	case AML_EXT(AML_REGION_OP):	/* NameString RegionSpace Offset Length */
+		ret = aml_skip_name(aml, &q, end, &scope) || q >= end;
+		q++;
+		ret = ret || aml_skip_arg(w, &q, end, &scope) ||
+		      aml_skip_arg(w, &q, end, &scope);
+		break;
+	case AML_EXT(AML_MUTEX_OP):	/* NameString SyncFlags */
+		ret = aml_skip_name(aml, &q, end, &scope) || q >= end;
+		q++;
+		break;
+	case AML_EXT(AML_EVENT_OP):
+		ret = aml_skip_name(aml, &q, end, &scope);
+		break;
+	default:
+		return -EINVAL;
+	}
+	/* the objects of a fixed layout, stepped over to q */
+	if (ret)
+		return -EINVAL;
+	f->p = q;
+	return 0;
+}
+
+/*
+ * The whole definition block, [0, @len), term by term. An error inside an
+ * If/Else body forgets what that body found and goes on after it; anywhere
+ * else it ends the walk.
+ */
+static int aml_walk(struct aml_walk *w, size_t len)
+{
+	struct aml_frame *f;
+
+	aml_push(w, 0, len, 0, 0, AML_SEARCH, false);
+	while (w->nframes) {
+		f = &w->frame[w->nframes - 1];
+		if (f->p >= f->end) {
+			w->nframes--;
+			continue;
 		}
-		/* the objects of a fixed layout, stepped over to q */
-		if (ret)
+		if (!aml_step(w, f))
+			continue;
+		while (w->nframes && !w->frame[w->nframes - 1].soft)
+			w->nframes--;
+		if (!w->nframes)
 			return -EINVAL;
-		p = q;
+		w->n = w->frame[--w->nframes].found_before;
 	}
 	return 0;
 }
@@ -574,11 +648,10 @@ int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
 		       struct aml_gpe_method *found, unsigned int max)
 {
 	struct aml_walk w = { .aml = aml, .found = found, .max = max };
-	struct aml_path root = { .depth = 0 };
 
 	if (!aml || aml_parse_path(path, &w.target))
 		return -EINVAL;
-	if (aml_walk_list(&w, 0, len, &root, AML_SEARCH))
+	if (aml_walk(&w, len))
 		return -EINVAL;
 	return (int)w.n;
 }

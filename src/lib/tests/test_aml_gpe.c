@@ -374,6 +374,30 @@ static void test_deep_nesting(void **state)
 	test_free(lvl);
 }
 
+/*
+ * Scopes that each reopen a long absolute path: their paths fill the walk's
+ * pool of segments before its nesting runs out. A walk that runs out of
+ * either ends with -EINVAL, and one within both finds the GPE.
+ */
+static void test_long_scope_paths(void **state)
+{
+	static const char *const path = "\\_SB_.PCI0.RP05.UPSB.DSB0.NHI0.AAAA.BBBB.CCCC";
+	struct aml_buf *lvl = test_calloc(12, sizeof(*lvl));
+	struct aml_gpe_method m[4];
+	int i;
+	(void)state;
+
+	put_tb3_table(&lvl[0], "RP05", "_L32");
+	for (i = 1; i < 12; i++)
+		put_scope(&lvl[i], path, &lvl[i - 1]);
+	/* 9 segments a scope: 11 of them are past the pool's 96, not its nesting */
+	assert_int_equal(aml_find_scope_gpe(lvl[11].b, lvl[11].len, "\\_SB_.PCI0.RP05", m, 4),
+			 -EINVAL);
+	assert_int_equal(aml_find_scope_gpe(lvl[4].b, lvl[4].len, "\\_SB_.PCI0.RP05", m, 4), 1);
+	assert_int_equal(m[0].gpe, 0x32);
+	test_free(lvl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_long_scope_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
