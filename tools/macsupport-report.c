@@ -124,6 +124,8 @@ struct tb_ctrl {
 	struct value generation;
 	struct value power_state;
 	struct value stay_on_reason;
+	struct value mechanism;		/* how the firmware switches its power */
+	struct value plug_source;	/* how the firmware reports a plug */
 	long power_cycles;		/* -1: unknown */
 };
 
@@ -625,6 +627,8 @@ static void probe_tb(struct report *r)
 		read_value(&c->generation, TB_CLASS_DIR "/%s/generation", c->nhi);
 		read_value(&c->power_state, TB_CLASS_DIR "/%s/power_state", c->nhi);
 		read_value(&c->stay_on_reason, TB_CLASS_DIR "/%s/stay_on_reason", c->nhi);
+		read_value(&c->mechanism, TB_CLASS_DIR "/%s/mechanism", c->nhi);
+		read_value(&c->plug_source, TB_CLASS_DIR "/%s/plug_source", c->nhi);
 		read_value(&v, TB_CLASS_DIR "/%s/power_cycles", c->nhi);
 		c->power_cycles = parse_long(&v);
 		r->ntb++;
@@ -1086,6 +1090,8 @@ static void print_json(const struct report *r)
 		jval("generation", &c->generation);
 		jval("power_state", &c->power_state);
 		jval("stay_on_reason", &c->stay_on_reason);
+		jval("mechanism", &c->mechanism);
+		jval("plug_source", &c->plug_source);
 		jint("power_cycles", c->power_cycles);
 		jclose('}');
 	}
@@ -1345,6 +1351,13 @@ static void text_hardware(const struct report *r)
 			put_text(c->stay_on_reason.s);
 		}
 		putchar('\n');
+		if (c->mechanism.ok || c->plug_source.ok) {
+			printf("    power: ");
+			put_text(c->mechanism.ok ? c->mechanism.s : "?");
+			printf("; plug: ");
+			put_text(c->plug_source.ok ? c->plug_source.s : "?");
+			putchar('\n');
+		}
 	}
 
 	printf("\nApple device properties\n");

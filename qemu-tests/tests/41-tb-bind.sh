@@ -4,7 +4,9 @@
 # has Apple's power methods, and nothing else: per controller a power switch
 # in /sys/class/tb_macpm named after the NHI, the methods the firmware has,
 # the upstream port a runtime-PM consumer of the switch, each hotplug
-# downstream port a consumer of the NHI, DSB0 (an ancestor of the NHI) not.
+# downstream port a consumer of the NHI, DSB0 (an ancestor of the NHI) not;
+# how the firmware switches the power and reports a plug (on Thunderbolt 3,
+# the GPE found by walking the SSDTs' AML for the root port's scope).
 # On Macs without Thunderbolt and on the control machine: nothing.
 # Emulated: the NHI is QEMU's edu device behind QEMU's PCIe switch ports,
 # taken through the TEST ONLY parameter test_nhi_id; the methods are the
@@ -72,6 +74,27 @@ for nhi in $EXPECT_TB_NHI; do
 	else
 		fail tb_macpm "bind-$nhi" "methods '$got' (want '$want'), links: $(ls /sys/class/devlink | grep -e tb_macpm -e "$nhi" | tr '\n' ' ')"
 	fi
+	# how the firmware switches the power and reports a plug: XRPE/TRPE
+	# and XRIN on Thunderbolt 1 and 2; on Thunderbolt 3 the RTPC votes
+	# and the GPE of the root port's own Scope (\_GPE)
+	want=$(tb_item "${EXPECT_TB_MECHANISM:-}" "$i")
+	[ -n "$want" ] || want=$(tb_item "$EXPECT_TB_METHODS" "$i" | cut -d' ' -f1)
+	want_plug=$(tb_item "${EXPECT_TB_PLUG:-}" "$i")
+	if [ -z "$want_plug" ]; then
+		xrin=$(tb_item "$EXPECT_TB_METHODS" "$i" | sed -n 's/.*XRIN=\(0x[0-9a-f]*\).*/\1/p')
+		want_plug="GPE $xrin (XRIN)"
+	fi
+	got=$(cat "$d/mechanism" 2>/dev/null)
+	plug=$(cat "$d/plug_source" 2>/dev/null)
+	case "$plug" in
+	"$want_plug"*)
+		if [ "$got" = "$want" ]; then
+			pass tb_macpm "firmware-$nhi" "mechanism '$got', plug source '$plug'"
+		else
+			fail tb_macpm "firmware-$nhi" "mechanism '$got' (want '$want')"
+		fi ;;
+	*) fail tb_macpm "firmware-$nhi" "plug source '$plug' (want '$want_plug...'), mechanism '$got'" ;;
+	esac
 	# no driver on the NHI (Eagle Ridge): runtime PM forbidden by default,
 	# the controller stays on and says why (test 45 allows it, as a power
 	# tool would)

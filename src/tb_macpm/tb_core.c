@@ -14,6 +14,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 
+#include "macsupport/aml_gpe.h"
 #include "macsupport/apple_dmi.h"
 #include "macsupport/mac_model.h"
 #include "tb_macpm.h"
@@ -80,8 +81,12 @@
  * "auto" to its power/control (as powertop or TLP do); until then the
  * controller stays on and stay_on_reason says why.
  *
- * Limits. Thunderbolt 3 Macs have TRPE but no XRIN: without a plug interrupt
- * the controller stays on (stay_on_reason says so). System sleep powers an
+ * Limits. Thunderbolt 3 Macs have no XRIN or XRIL: their firmware cuts the
+ * power in the root port's _PS3 once RTPC(0) has taken the NHI's and the
+ * xHCI's votes back, and reports a plug through the GPE of a Scope (\_GPE)
+ * written in the root port's scope. The module finds both (sysfs mechanism
+ * and plug_source) but keeps these controllers on for now (stay_on_reason
+ * says so). System sleep powers an
  * idle controller up in the suspend phase whenever the target is S3 (the
  * PCI core resumes every bridge) or a driver is bound to the NHI (the PCI
  * core resumes it for its suspend callback); it stays off only on s2idle
@@ -178,14 +183,65 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 }
 
 /* A Thunderbolt 3 controller's stay_on reason */
-#define TB_STAY_ON_NO_PLUG_GPE	"Thunderbolt 3: no plug interrupt (XRIN) to wake it, and a PCIe PME wake is not implemented"
+#define TB_STAY_ON_TB3	"Thunderbolt 3: powering it down (see mechanism) is not implemented yet"
 
 /*
- * Read the NHI's ACPI methods. Return: NULL if the controller can be
- * managed, else why not.
+ * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
+ * (\_GPE) written directly in its root port's scope, in the SSDTs (see
+ * src/lib/aml_gpe.c). Fills @ctrl->plug_source.
  */
-static const char *tb_read_methods(struct tb_ctrl *ctrl)
+static void tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 {
+	struct acpi_buffer name = { ACPI_ALLOCATE_BUFFER, NULL };
+	acpi_handle rp_handle = ACPI_HANDLE(&rp->dev);
+	struct aml_gpe_method m[2], first = { 0 };
+	struct acpi_table_header *hdr;
+	unsigned int i, bad = 0;
+	int n = 0, r;
+
+	if (!rp_handle || ACPI_FAILURE(acpi_get_name(rp_handle, ACPI_FULL_PATHNAME, &name))) {
+		strscpy(ctrl->plug_source, "none: the root port has no ACPI companion",
+			sizeof(ctrl->plug_source));
+		return;
+	}
+	for (i = 1; ACPI_SUCCESS(acpi_get_table(ACPI_SIG_SSDT, i, &hdr)); i++) {
+		r = -EINVAL;
+		if (hdr->length > sizeof(*hdr))
+			r = aml_find_scope_gpe((const u8 *)hdr + sizeof(*hdr),
+					       hdr->length - sizeof(*hdr), name.pointer,
+					       m, ARRAY_SIZE(m));
+		acpi_put_table(hdr);
+		if (r < 0) {
+			bad++;
+			continue;
+		}
+		if (r && !n)
+			first = m[0];
+		n += r;
+	}
+	if (n == 1)
+		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			 "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
+			 first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
+			 (char *)name.pointer,
+			 ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
+	else if (n)
+		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			 "none: %d GPE methods in %s's scope", n, (char *)name.pointer);
+	else
+		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			 "none in %s's scope%s", (char *)name.pointer,
+			 bad ? " (some SSDTs could not be read)" : "");
+	kfree(name.pointer);
+}
+
+/*
+ * Read the NHI's ACPI methods (and, on Thunderbolt 3, its root port's).
+ * Return: NULL if the controller can be managed, else why not.
+ */
+static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
+{
+	acpi_handle rp_handle = ACPI_HANDLE(&rp->dev);
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
@@ -225,10 +281,25 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl)
 			return "XRPE/TRPE without XRIN";
 		if (ctrl->gpe > 0xff)
 			return "XRIN is not a GPE number";
-	} else {
-		ctrl->has_gpe = false;
-		ctrl->stay_on = TB_STAY_ON_NO_PLUG_GPE;
+		ctrl->mechanism = ctrl->set_method;
+		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source), "GPE 0x%02x (XRIN)",
+			 ctrl->gpe);
+		return NULL;
 	}
+	/*
+	 * Thunderbolt 3: no XRIN or XRIL. The firmware cuts the power in the
+	 * root port's _PS3 once the NHI's and the xHCI's RTPC(0) have taken
+	 * their votes back, and restores it in the upstream port's _PS0;
+	 * TRPE still switches it directly (all MacPro7,1 has that works).
+	 */
+	ctrl->has_gpe = false;
+	if (acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
+	    acpi_has_method(rp_handle, "_PS3"))
+		ctrl->mechanism = "RTPC votes, root port _PS3";
+	else
+		ctrl->mechanism = ctrl->set_method;
+	tb3_find_plug_gpe(ctrl, rp);
+	ctrl->stay_on = TB_STAY_ON_TB3;
 	return NULL;
 }
 
@@ -362,7 +433,7 @@ static void tb_bind(struct pci_dev *nhi)
 		return;
 	ctrl->gen = gen;
 	ctrl->handle = ACPI_HANDLE(&nhi->dev);
-	why = tb_read_methods(ctrl);
+	why = tb_read_methods(ctrl, rp);
 	if (why) {
 		pci_info(nhi, "Thunderbolt NHI (%s): %s in its ACPI companion: not managed\n",
 			 mac_tb_gen_name(gen), why);

@@ -40,6 +40,10 @@
  * @gpe: the plug GPE (XRIN), valid if @has_gpe
  * @has_gpe: the firmware names a plug GPE and its handler is installed
  * @methods: what was found, for sysfs ("XRPE XRIL XRIN=0x14")
+ * @mechanism: how the firmware switches the power: "XRPE", "TRPE" or, on
+ *	Thunderbolt 3, "RTPC votes, root port _PS3"
+ * @plug_source: how the firmware reports a plug, for sysfs ("GPE 0x14
+ *	(XRIN)", or on Thunderbolt 3 the GPE of the root port's scope)
  * @rsw: thunderbolt.ko's root switch device, whose runtime PM the module
  *	enabled (referenced), or NULL
  * @lock: serializes the power state and everything below
@@ -91,6 +95,8 @@ struct tb_ctrl {
 	u32 gpe;
 	bool has_gpe;
 	char methods[48];
+	const char *mechanism;
+	char plug_source[96];
 	struct device *rsw;
 
 	struct mutex lock;	/* serialises power changes; protects @off to @held */

@@ -751,6 +751,18 @@ static ssize_t methods_show(struct device *dev, struct device_attribute *attr, c
 }
 static DEVICE_ATTR_RO(methods);
 
+static ssize_t mechanism_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tb_ctrl_from_dev(dev)->mechanism);
+}
+static DEVICE_ATTR_RO(mechanism);
+
+static ssize_t plug_source_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tb_ctrl_from_dev(dev)->plug_source);
+}
+static DEVICE_ATTR_RO(plug_source);
+
 static ssize_t nhi_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", pci_name(tb_ctrl_from_dev(dev)->nhi));
@@ -771,6 +783,8 @@ static struct attribute *tb_ctrl_attrs[] = {
 	&dev_attr_last_wake_ms.attr,
 	&dev_attr_stay_on_reason.attr,
 	&dev_attr_methods.attr,
+	&dev_attr_mechanism.attr,
+	&dev_attr_plug_source.attr,
 	&dev_attr_nhi.attr,
 	&dev_attr_generation.attr,
 	&dev_attr_gpe_wakes.attr,

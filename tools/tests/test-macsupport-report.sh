@@ -150,6 +150,8 @@ full_mac() {
 	echo off > "$1/sys/class/tb_macpm/0000:07:00.0/power_state"
 	echo none > "$1/sys/class/tb_macpm/0000:07:00.0/stay_on_reason"
 	echo 3 > "$1/sys/class/tb_macpm/0000:07:00.0/power_cycles"
+	echo XRPE > "$1/sys/class/tb_macpm/0000:07:00.0/mechanism"
+	echo "GPE 0x14 (XRIN)" > "$1/sys/class/tb_macpm/0000:07:00.0/plug_source"
 	module "$1" mac_quirks platform:mac_quirks platform/mac_quirks
 	quirk "$1" gpe_storm "applied: GPE 0x06 masked at runtime (storm seen on this model)"
 	quirk "$1" osi_darwin "covered: the running kernel answers _OSI(\"Darwin\") on Apple hardware"
@@ -187,6 +189,7 @@ check "known Mac: text shows gmux, Thunderbolt and Apple properties" sh -c "
 	! grep -q 'powered because' '$T/full.txt' &&
 	grep -q '^  backlight: *gmux_backlight, 50 of 1023\$' '$T/full.txt' &&
 	grep -q '^  0000:07:00.0: Cactus Ridge, power off, 3 power-downs\$' '$T/full.txt' &&
+	grep -q '^    power: XRPE; plug: GPE 0x14 (XRIN)\$' '$T/full.txt' &&
 	grep -q '^  2 devices with 3 properties\$' '$T/full.txt'"
 check "known Mac: --json validates against the schema" validate "$T/full.json"
 check "known Mac: GPUs and T2 from the model table (text and JSON)" sh -c "
@@ -200,7 +203,7 @@ check "known Mac: --json carries model, quirks, fix, gmux, Thunderbolt, properti
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['loaded'], m['bound']) for m in d['modules']][0]\")\" = \"('apple_gmux_ng', True, [{'bus': 'pnp', 'driver': 'apple_gmux_ng', 'device_count': 1, 'devices': ['00:03']}])\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['attached_count'], m['attached']) for m in d['modules']]\")\" = \"[('apple_gmux_ng', 0, []), ('apple_props', 2, ['0000:00:02.0', '0000:01:00.0']), ('tb_macpm', 1, ['0000:07:00.0']), ('mac_quirks', 1, ['platform/mac_quirks'])]\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'dgpu_power_state': 'off', 'dgpu_off_by': 'runtime_pm', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
-	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
+	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'mechanism': 'XRPE', 'plug_source': 'GPE 0x14 (XRIN)', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
 
 # --- 1b. the same Mac with its dGPU powered: the report says why ------------
 

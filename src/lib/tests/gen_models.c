@@ -44,7 +44,7 @@ static const char *tb_text(const struct mac_model_info *m)
 		return "tb_macpm powers it off when idle";
 	case MAC_TB_ALPINE_RIDGE:
 	case MAC_TB_TITAN_RIDGE:
-		return "tb_macpm keeps it on (no plug interrupt)";
+		return "tb_macpm keeps it on (Thunderbolt 3 power-down not implemented yet)";
 	case MAC_TB_ICE_LAKE:
 		return "not tb_macpm's (integrated)";
 	default:
