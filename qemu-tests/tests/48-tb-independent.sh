@@ -12,6 +12,10 @@
 # release it goes off again. Each time, every other controller stays off.
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ "$(echo ${EXPECT_TB_NHI:-} | wc -w)" -ge 2 ] || skip_test tb_macpm "fewer than two Thunderbolt controllers on $PROFILE"
+case " ${EXPECT_TB_GEN:-} " in
+*" alpine-ridge "*|*" titan-ridge "*)
+	skip_test tb_macpm "Thunderbolt 3 controllers on $PROFILE stay on (their power-down is not implemented yet; 45-tb-power.sh)" ;;
+esac
 
 tb_load
 n=$(echo $EXPECT_TB_NHI | wc -w)
