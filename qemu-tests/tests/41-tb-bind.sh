@@ -105,21 +105,26 @@ for nhi in $EXPECT_TB_NHI; do
 		*) fail tb_macpm "no-driver-reason-$nhi" "stay_on_reason '$why', driver '$(basename "$(readlink /sys/bus/pci/devices/$nhi/driver)")', control '$(cat /sys/bus/pci/devices/$nhi/power/control)'" ;;
 		esac
 	fi
-	# hotplug ports: consumers of the NHI; DSB0 never
+	# hotplug ports (pciehp's service below them): consumers of the NHI;
+	# DSB0 never, nor a port without hotplug (Thunderbolt 3's xHCI port)
 	ports=
 	bad=
+	plain=
 	for p in /sys/bus/pci/devices/$upsb/*/; do
 		p=$(basename "$p")
 		case "$p" in ????:??:??.?) ;; *) continue ;; esac
 		[ "$p" = "$dsb0" ] && continue
-		if [ -e "/sys/class/devlink/pci:$nhi--pci:$p" ]; then
+		if ! ls -d "/sys/bus/pci/devices/$p/$p:pcie"?04 > /dev/null 2>&1; then
+			[ -e "/sys/class/devlink/pci:$nhi--pci:$p" ] && bad="$bad $p(no hotplug)"
+			plain="$plain $p"
+		elif [ -e "/sys/class/devlink/pci:$nhi--pci:$p" ]; then
 			ports="$ports $p"
 		else
 			bad="$bad $p"
 		fi
 	done
 	if [ -n "$ports" ] && [ -z "$bad" ] && [ ! -e "/sys/class/devlink/pci:$nhi--pci:$dsb0" ]; then
-		pass tb_macpm "port-links-$nhi" "consumers of the NHI:$ports; $dsb0 (DSB0, an ancestor) not linked"
+		pass tb_macpm "port-links-$nhi" "consumers of the NHI:$ports; $dsb0 (DSB0, an ancestor)${plain:+ and$plain (no hotplug)} not linked"
 	else
 		fail tb_macpm "port-links-$nhi" "linked:${ports:- none}; not linked:${bad:- none}"
 	fi

@@ -81,17 +81,29 @@
  * "auto" to its power/control (as powertop or TLP do); until then the
  * controller stays on and stay_on_reason says why.
  *
- * Limits. Thunderbolt 3 Macs have no XRIN or XRIL: their firmware cuts the
- * power in the root port's _PS3 once RTPC(0) has taken the NHI's and the
- * xHCI's votes back, and reports a plug through the GPE of a Scope (\_GPE)
- * written in the root port's scope. The module finds both (sysfs mechanism
- * and plug_source) but keeps these controllers on for now (stay_on_reason
- * says so). System sleep powers an
- * idle controller up in the suspend phase whenever the target is S3 (the
- * PCI core resumes every bridge) or a driver is bound to the NHI (the PCI
- * core resumes it for its suspend callback); it stays off only on s2idle
- * with no driver on the NHI, and is then reset and powered up in
- * resume_noirq (see tb_power.c). Either way it goes off again once idle.
+ * Thunderbolt 3. Alpine and Titan Ridge Macs have no XRIN or XRIL: their
+ * firmware cuts the power in the root port's _PS3 once RTPC(0) has taken
+ * the NHI's and the xHCI's votes back, and restores it in the upstream
+ * port's _PS0; it reports a plug through the GPE of a Scope (\_GPE)
+ * written in the root port's scope, which on Titan Ridge notifies the NHI.
+ * On Titan Ridge the module uses that mechanism and never mixes in TRPE:
+ * the power switch's suspend calls RTPC(0) on the NHI and the xHCI and
+ * takes the notify; the PCI core suspends the root port after it (the
+ * switch is its child) and runs _PS3. Its resume calls RTPC(1), and the
+ * upstream port's _PS0, which the PCI core runs right after (the switch is
+ * its supplier), powers the controller. Whatever is in use (the NHI, a
+ * port, the xHCI with a USB device) keeps the chain and the root port
+ * resumed, so _PS3 never runs under it. Alpine Ridge's plug GPE is
+ * level-triggered and notifies nothing: handling it is not implemented,
+ * and those controllers stay on, as do those without the votes (TRPE only:
+ * MacPro7,1); stay_on_reason says why.
+ *
+ * Limits. System sleep powers an idle controller up in the suspend phase
+ * whenever the target is S3 (the PCI core resumes every bridge) or a
+ * driver is bound to the NHI (the PCI core resumes it for its suspend
+ * callback); it stays off only on s2idle with no driver on the NHI, and is
+ * then reset and powered up in resume_noirq (see tb_power.c). Either way
+ * it goes off again once idle. On Thunderbolt 3 this is not tested yet.
  */
 
 bool tb_power_down = true;
@@ -182,15 +194,17 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 	return NULL;
 }
 
-/* A Thunderbolt 3 controller's stay_on reason */
-#define TB_STAY_ON_TB3	"Thunderbolt 3: powering it down (see mechanism) is not implemented yet"
+/* Thunderbolt 3 controllers the module does not power down yet */
+#define TB_STAY_ON_TB3_TRPE	"Thunderbolt 3 without RTPC votes and the root port's _PS3 (TRPE only): not implemented yet"
+#define TB_STAY_ON_TB3_LEVEL	"Alpine Ridge: handling its level-triggered plug GPE is not implemented yet"
+#define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
 
 /*
  * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
  * (\_GPE) written directly in its root port's scope, in the SSDTs (see
  * src/lib/aml_gpe.c). Fills @ctrl->plug_source.
  */
-static void tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
+static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 {
 	struct acpi_buffer name = { ACPI_ALLOCATE_BUFFER, NULL };
 	acpi_handle rp_handle = ACPI_HANDLE(&rp->dev);
@@ -202,7 +216,7 @@ static void tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	if (!rp_handle || ACPI_FAILURE(acpi_get_name(rp_handle, ACPI_FULL_PATHNAME, &name))) {
 		strscpy(ctrl->plug_source, "none: the root port has no ACPI companion",
 			sizeof(ctrl->plug_source));
-		return;
+		return false;
 	}
 	for (i = 1; ACPI_SUCCESS(acpi_get_table(ACPI_SIG_SSDT, i, &hdr)); i++) {
 		r = -EINVAL;
@@ -233,6 +247,7 @@ static void tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 			 "none in %s's scope%s", (char *)name.pointer,
 			 bad ? " (some SSDTs could not be read)" : "");
 	kfree(name.pointer);
+	return n == 1;
 }
 
 /*
@@ -293,13 +308,17 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	 * TRPE still switches it directly (all MacPro7,1 has that works).
 	 */
 	ctrl->has_gpe = false;
-	if (acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
-	    acpi_has_method(rp_handle, "_PS3"))
-		ctrl->mechanism = "RTPC votes, root port _PS3";
+	ctrl->votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
+		      acpi_has_method(rp_handle, "_PS3");
+	ctrl->mechanism = ctrl->votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
+	if (!tb3_find_plug_gpe(ctrl, rp))
+		ctrl->stay_on = TB_STAY_ON_TB3_NO_PLUG;
+	else if (!ctrl->votes)
+		ctrl->stay_on = TB_STAY_ON_TB3_TRPE;
+	else if (ctrl->gen != MAC_TB_TITAN_RIDGE)
+		ctrl->stay_on = TB_STAY_ON_TB3_LEVEL;
 	else
-		ctrl->mechanism = ctrl->set_method;
-	tb3_find_plug_gpe(ctrl, rp);
-	ctrl->stay_on = TB_STAY_ON_TB3;
+		ctrl->has_notify = true;
 	return NULL;
 }
 
@@ -338,6 +357,39 @@ static void tb_link_ports(struct tb_ctrl *ctrl)
 		ctrl->dsb[ctrl->ndsb] = pdev;
 		ctrl->dsb_link[ctrl->ndsb++] = link;
 	}
+}
+
+/*
+ * Thunderbolt 3: the controller's xHCI, a function behind one of the UPSB's
+ * downstream ports whose ACPI companion has RTPC (XHC2 behind DSB2 on the
+ * Macs of the reference), for the USB vote. None found: the firmware's
+ * USB vote stays at 1 and its _PS3 never cuts; the controller stays on.
+ */
+static void tb3_find_xhci(struct tb_ctrl *ctrl)
+{
+	struct pci_dev *port, *dev;
+	unsigned int slot, devfn;
+	acpi_handle handle;
+
+	for (slot = 0; slot < 32 && !ctrl->xhci; slot++) {
+		port = pci_get_slot(ctrl->upsb->subordinate, PCI_DEVFN(slot, 0));
+		if (!port)
+			continue;
+		for (devfn = 0; port != ctrl->dsb0 && port->subordinate && devfn < 256 &&
+		     !ctrl->xhci; devfn++) {
+			dev = pci_get_slot(port->subordinate, devfn);
+			if (!dev)
+				continue;
+			handle = ACPI_HANDLE(&dev->dev);
+			/* a static SSDT object: the handle outlives the device */
+			if (handle && acpi_has_method(handle, "RTPC"))
+				ctrl->xhci = handle;
+			pci_dev_put(dev);
+		}
+		pci_dev_put(port);
+	}
+	if (!ctrl->xhci && !ctrl->stay_on)
+		ctrl->stay_on = "Thunderbolt 3: no xHCI with an RTPC vote found behind it";
 }
 
 static void tb_unlink_ports(struct tb_ctrl *ctrl)
@@ -445,6 +497,8 @@ static void tb_bind(struct pci_dev *nhi)
 	ctrl->dsb0 = pci_dev_get(dsb0);
 	ctrl->upsb = pci_dev_get(upsb);
 	ctrl->rp = pci_dev_get(rp);
+	if (ctrl->votes)
+		tb3_find_xhci(ctrl);
 	mutex_init(&ctrl->lock);
 	ctrl->since = ktime_get();
 	device_initialize(&ctrl->dev);
@@ -537,12 +591,22 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 	list_del(&ctrl->node);
 	/* a failed power-up's error cleared first, so that this one is tried */
 	flush_work(&ctrl->recover_work);
+	/*
+	 * Thunderbolt 3: resuming the switch only gives the votes back; the
+	 * power comes with the upstream port's _PS0, so resume that port (and
+	 * the switch with it, its supplier). With the votes at 1 no later _PS3
+	 * cuts the power.
+	 */
+	if (ctrl->votes)
+		pm_runtime_get_sync(&ctrl->upsb->dev);
 	ret = pm_runtime_get_sync(&ctrl->dev);
 	tb_ctrl_power_exit(ctrl);
 	tb_give_root_switch(ctrl);
 	tb_unlink_ports(ctrl);
 	if (ctrl->upsb_link)
 		device_link_del(ctrl->upsb_link);
+	if (ctrl->votes)
+		pm_runtime_put(&ctrl->upsb->dev);
 	pm_runtime_disable(&ctrl->dev);
 	pm_runtime_put_noidle(&ctrl->dev);
 	if (ret < 0)

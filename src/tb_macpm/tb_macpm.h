@@ -39,6 +39,12 @@
  * @has_xril: the firmware has XRIL
  * @gpe: the plug GPE (XRIN), valid if @has_gpe
  * @has_gpe: the firmware names a plug GPE and its handler is installed
+ * @votes: Thunderbolt 3: the power goes through the RTPC votes and the root
+ *	port's _PS3, not through @set_method
+ * @xhci: the ACPI companion of the controller's xHCI, whose RTPC is the
+ *	USB vote, or NULL
+ * @has_notify: Titan Ridge: a plug is a notify on the NHI, and its handler
+ *	is installed
  * @methods: what was found, for sysfs ("XRPE XRIL XRIN=0x14")
  * @mechanism: how the firmware switches the power: "XRPE", "TRPE" or, on
  *	Thunderbolt 3, "RTPC votes, root port _PS3"
@@ -48,7 +54,7 @@
  *	enabled (referenced), or NULL
  * @lock: serializes the power state and everything below
  * @off: the controller is powered off
- * @armed: the plug GPE is enabled
+ * @armed: plugs are listened for (the GPE enabled, or the notify taken)
  * @sleep_off: it was off when system sleep began
  * @in_sleep: between the switch's prepare and complete callbacks
  * @dying: being torn down: no more power-downs
@@ -94,6 +100,9 @@ struct tb_ctrl {
 	bool has_xril;
 	u32 gpe;
 	bool has_gpe;
+	bool votes;
+	acpi_handle xhci;
+	bool has_notify;
 	char methods[48];
 	const char *mechanism;
 	char plug_source[96];

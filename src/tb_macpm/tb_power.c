@@ -87,6 +87,57 @@ static int tb_xril(struct tb_ctrl *ctrl)
 	return v ? 1 : 0;
 }
 
+/* RTPC(@on) on @handle: a Thunderbolt 3 vote (1: keep powered, 0: may cut). */
+static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, bool on)
+{
+	acpi_status status;
+
+	status = acpi_execute_simple_method(handle, "RTPC", on);
+	if (ACPI_FAILURE(status)) {
+		ctrl->errors++;
+		dev_err_ratelimited(&ctrl->dev, "RTPC(%d) failed: %s\n", on,
+				    acpi_format_exception(status));
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * The NHI's and the xHCI's votes. With both at 0 the root port's _PS3 cuts
+ * the power when the PCI core suspends the port (after everything below it
+ * and this switch); with either at 1 it does not, and the upstream port's
+ * _PS0 powers the controller up whatever they are.
+ */
+static int tb_vote(struct tb_ctrl *ctrl, bool on)
+{
+	int ret = tb_rtpc(ctrl, ctrl->handle, on);
+
+	if (ctrl->xhci && tb_rtpc(ctrl, ctrl->xhci, on))
+		ret = -EIO;
+	return ret;
+}
+
+/* Listen for plugs (ctrl->lock held): enable the GPE, or take the notify. */
+static int tb_arm(struct tb_ctrl *ctrl)
+{
+	acpi_status status;
+
+	if (ctrl->armed)
+		return 0;
+	if (ctrl->has_gpe) {
+		status = acpi_enable_gpe(NULL, ctrl->gpe);
+		if (ACPI_FAILURE(status)) {
+			dev_err(&ctrl->dev, "cannot enable GPE 0x%02x: %s\n", ctrl->gpe,
+				acpi_format_exception(status));
+			return -EIO;
+		}
+	} else if (!ctrl->has_notify) {
+		return -ENODEV;
+	}
+	ctrl->armed = true;
+	return 0;
+}
+
 static int tb_mark_d3cold(struct pci_dev *pdev, void *unused)
 {
 	/*
@@ -140,11 +191,34 @@ static const char *tb_blocker(struct tb_ctrl *ctrl)
 	return NULL;
 }
 
+/*
+ * Thunderbolt 3: give the votes back and listen for plugs. The power goes
+ * when the PCI core suspends the root port next, in its _PS3: nothing more
+ * is plugged in then than now, for what is plugged keeps the NHI, a port or
+ * the xHCI resumed, and a plug from now on is heard.
+ */
+static int tb_votes_off(struct tb_ctrl *ctrl)
+{
+	if (tb_vote(ctrl, false)) {
+		ctrl->stay_on = "its power vote (RTPC) failed";
+		tb_vote(ctrl, true);
+		return -EBUSY;
+	}
+	if (tb_arm(ctrl)) {
+		ctrl->stay_on = "its plug notification cannot be armed";
+		tb_vote(ctrl, true);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 static int tb_power_off(struct tb_ctrl *ctrl)
 {
 	ktime_t deadline;
-	acpi_status status;
 	int xril = 0;
+
+	if (ctrl->votes)
+		return tb_votes_off(ctrl);
 
 	/* -EBUSY, not an error: an error would stop runtime PM of the switch */
 	if (tb_set_power(ctrl, false)) {
@@ -186,15 +260,11 @@ static int tb_power_off(struct tb_ctrl *ctrl)
 	}
 	ctrl->refused_in_row = 0;
 
-	status = acpi_enable_gpe(NULL, ctrl->gpe);
-	if (ACPI_FAILURE(status)) {
+	if (tb_arm(ctrl)) {
 		ctrl->stay_on = "its plug GPE cannot be enabled";
-		dev_err(&ctrl->dev, "cannot enable GPE 0x%02x: %s; the controller stays powered\n",
-			ctrl->gpe, acpi_format_exception(status));
 		tb_set_power(ctrl, true);
 		return -EBUSY;
 	}
-	ctrl->armed = true;
 
 	pci_walk_bus(ctrl->upsb->subordinate, tb_mark_d3cold, NULL);
 	tb_mark_d3cold(ctrl->upsb, NULL);
@@ -205,7 +275,8 @@ static void tb_disarm(struct tb_ctrl *ctrl)
 {
 	if (!ctrl->armed)
 		return;
-	acpi_disable_gpe(NULL, ctrl->gpe);
+	if (ctrl->has_gpe)
+		acpi_disable_gpe(NULL, ctrl->gpe);
 	ctrl->armed = false;
 }
 
@@ -217,6 +288,16 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 	int ret;
 
 	tb_disarm(ctrl);
+	/*
+	 * Thunderbolt 3: the votes back, so that no _PS3 of the root port
+	 * cuts a controller in use; the upstream port's _PS0, which the PCI
+	 * core runs right after this (its supplier), powers it up and waits
+	 * for the link.
+	 */
+	if (ctrl->votes) {
+		tb_vote(ctrl, true);
+		return 0;
+	}
 	ret = tb_set_power(ctrl, true);
 	if (ret) {
 		ctrl->up_failed_in_row++;
@@ -353,7 +434,8 @@ static int tb_ctrl_resume_noirq(struct device *dev)
 
 	mutex_lock(&ctrl->lock);
 	if (ctrl->sleep_off && ctrl->off) {
-		tb_set_power(ctrl, false);
+		if (!ctrl->votes)
+			tb_set_power(ctrl, false);
 		ret = tb_power_on(ctrl);
 		if (!ret) {
 			tb_account(ctrl);
@@ -398,8 +480,8 @@ static void tb_ctrl_complete(struct device *dev)
 
 	mutex_lock(&ctrl->lock);
 	/* still off (nothing resumed the ports): listen for plugs again */
-	if (ctrl->off && !ctrl->armed && ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
-		ctrl->armed = true;
+	if (ctrl->off)
+		tb_arm(ctrl);
 	ctrl->sleep_off = false;
 	ctrl->in_sleep = false;
 	mutex_unlock(&ctrl->lock);
@@ -517,7 +599,7 @@ static void tb_recover_work(struct work_struct *work)
 
 	/* still off, with the GPE disarmed by the attempt: watch for plugs again */
 	mutex_lock(&ctrl->lock);
-	if (ctrl->off && !ctrl->armed && ctrl->has_gpe && !ctrl->dying) {
+	if (ctrl->off && !ctrl->armed && (ctrl->has_gpe || ctrl->has_notify) && !ctrl->dying) {
 		if (ctrl->up_failed_in_row < TB_MAX_UP_FAILURES)
 			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_UP_RETRY_MS));
 		else
@@ -558,7 +640,7 @@ static void tb_gpe_work(struct work_struct *work)
 		return;
 	}
 	/* XRIL still "off, nothing plugged": not a plug */
-	if (ctrl->off && tb_xril(ctrl) == 1) {
+	if (ctrl->off && ctrl->has_xril && tb_xril(ctrl) == 1) {
 		ctrl->spurious++;
 		if (!ctrl->storm_count ||
 		    ktime_ms_delta(now, ctrl->storm_start) > TB_STORM_WINDOW_MS) {
@@ -586,17 +668,31 @@ static void tb_gpe_work(struct work_struct *work)
 	tb_hold_ports(ctrl);
 }
 
+/*
+ * Titan Ridge: the firmware's plug GPE method notifies the NHI (Bus Check;
+ * Device Check from its DisplayPort GPEs on some Macs). Runs in ACPI's
+ * notify context; the work decides as for a GPE.
+ */
+static void tb_notify(acpi_handle handle, u32 event, void *data)
+{
+	struct tb_ctrl *ctrl = data;
+
+	if (event != ACPI_NOTIFY_BUS_CHECK && event != ACPI_NOTIFY_DEVICE_CHECK)
+		return;
+	WRITE_ONCE(ctrl->gpe_time, ktime_get());
+	schedule_work(&ctrl->gpe_work);
+}
+
 static void tb_rearm_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl, rearm_work);
 
 	mutex_lock(&ctrl->lock);
-	if (ctrl->armed && !ctrl->dying)
+	if (ctrl->armed && ctrl->has_gpe && !ctrl->dying)
 		acpi_finish_gpe(NULL, ctrl->gpe);
 	/* after a failed power-up (tb_recover_work); during sleep, complete does it */
-	else if (ctrl->off && ctrl->has_gpe && !ctrl->dying && !ctrl->stay_on && !ctrl->in_sleep &&
-		 ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->gpe)))
-		ctrl->armed = true;
+	else if (!ctrl->armed && ctrl->off && !ctrl->dying && !ctrl->stay_on && !ctrl->in_sleep)
+		tb_arm(ctrl);
 	mutex_unlock(&ctrl->lock);
 }
 
@@ -621,6 +717,16 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
 	INIT_WORK(&ctrl->refused_work, tb_refused_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
+	if (ctrl->has_notify) {
+		status = acpi_install_notify_handler(ctrl->handle, ACPI_SYSTEM_NOTIFY, tb_notify,
+						     ctrl);
+		if (ACPI_FAILURE(status)) {
+			ctrl->has_notify = false;
+			ctrl->stay_on = "its plug notify handler cannot be installed";
+			dev_err(&ctrl->dev, "cannot install a notify handler on the NHI: %s\n",
+				acpi_format_exception(status));
+		}
+	}
 	if (!ctrl->has_gpe)
 		return 0;
 	status = acpi_install_gpe_handler(NULL, ctrl->gpe, tb_gpe_type(ctrl->gpe),
@@ -643,6 +749,9 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	mutex_unlock(&ctrl->lock);
 	if (ctrl->has_gpe)
 		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
+	/* waits for a notify in flight */
+	if (ctrl->has_notify)
+		acpi_remove_notify_handler(ctrl->handle, ACPI_SYSTEM_NOTIFY, tb_notify);
 	cancel_work_sync(&ctrl->gpe_work);
 	cancel_work_sync(&ctrl->refused_work);
 	/* not cancelled: an unbind whose power-up failed leaves no error behind */

@@ -22,12 +22,18 @@
  *    pcie-root-ports at 00:06.0 and 00:07.0 (profile QEMU_ARGS), whose
  *    nodes \_SB.PCI0.S30 and S38 QEMU's DSDT has.
  *  - The Mac has DSB1, DSB2 (with the xHCI, XHC2), DSB4; QEMU's chain has
- *    two empty hotplug downstream ports at device 1 and 2, and no xHCI.
- *  - TRPE, RTPC and _PS3 set and count TEST ONLY state instead of the
- *    GPIOs, the CIO mailbox and the link; _PS0 does what the Mac's does
- *    for power: nothing (the Mac's UPSB._PS0 powers on; UPSB, DSB0, DSB2
- *    and NHI0 have no _PS0/_PS3 here). The OSDW () (Darwin) guards are left
- *    out. q35's GPE block ends at 0x3f, so 0x4b and 0x4c never fire here.
+ *    an empty hotplug downstream port DSB1 at device 1 and DSB2 at device 2
+ *    with QEMU's qemu-xhci (1b36:000d) for XHC2, whose RTPC is the USB
+ *    vote; it has no driver in the tests (QEMU's xHCI has no PM
+ *    capability, so xhci-pci would never let it runtime-suspend).
+ *  - TRPE, RTPC, the root port's _PS3 and UPSB's _PS0 set and count TEST
+ *    ONLY state instead of the GPIOs, the CIO mailbox and the link: _PS3
+ *    sets TPWR to 0 when both votes are 0, UPSB's _PS0 sets it to 1 after
+ *    TUPD ms (counted in TCON) when it was 0; the root port's _PS0 does
+ *    what the Mac's does for power: nothing. DSB0, DSB2, NHI0 and XHC2 have no
+ *    _PS0/_PS3 here. The OSDW () (Darwin) guards are left out. q35's GPE
+ *    block ends at 0x3f, so 0x4b and 0x4c never fire: a test runs the
+ *    firmware's _E4B/_E4C itself, which notifies the NHI as on the Mac.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
 {
@@ -38,7 +44,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     Scope (\_SB.PCI0.S30)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
-        Name (RUSB, One)                // USB vote (XHC2.RTPC, not emulated)
+        Name (RUSB, One)                // USB vote (XHC2.RTPC)
         Name (TGPE, Zero)               // TEST ONLY: _E4B runs
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
@@ -73,6 +79,22 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Method (AMPE, 0, Serialized)
             {
                 Notify (\_SB.PCI0.S30.UPSB.DSB0.NHI0, Zero)
+            }
+
+            /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
+            Method (_PS0, 0, Serialized)
+            {
+                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR == Zero))
+                {
+                    /* TEST ONLY */
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCON++
+                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.TUPD)
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = One
+                }
+            }
+
+            Method (_PS3, 0, Serialized)
+            {
             }
 
             Device (DSB0)
@@ -155,6 +177,22 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Device (DSB2)
             {
                 Name (_ADR, 0x00020000)
+
+                /* the controller's USB 3.1 xHCI (15ec on the Mac; QEMU's qemu-xhci) */
+                Device (XHC2)
+                {
+                    Name (_ADR, Zero)
+
+                    /* Arg0 <= 1: the USB vote (1 = forced on) */
+                    Method (RTPC, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            \_SB.PCI0.S30.RUSB = Arg0
+                        }
+                        Return (Zero)
+                    }
+                }
             }
         }
     }
@@ -163,7 +201,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     Scope (\_SB.PCI0.S38)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
-        Name (RUSB, One)                // USB vote (XHC2.RTPC, not emulated)
+        Name (RUSB, One)                // USB vote (XHC2.RTPC)
         Name (TGPE, Zero)               // TEST ONLY: _E4C runs
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
@@ -198,6 +236,22 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Method (AMPE, 0, Serialized)
             {
                 Notify (\_SB.PCI0.S38.UPSB.DSB0.NHI0, Zero)
+            }
+
+            /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
+            Method (_PS0, 0, Serialized)
+            {
+                If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.TPWR == Zero))
+                {
+                    /* TEST ONLY */
+                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.TCON++
+                    Sleep (\_SB.PCI0.S38.UPSB.DSB0.NHI0.TUPD)
+                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.TPWR = One
+                }
+            }
+
+            Method (_PS3, 0, Serialized)
+            {
             }
 
             Device (DSB0)
@@ -280,6 +334,22 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Device (DSB2)
             {
                 Name (_ADR, 0x00020000)
+
+                /* the controller's USB 3.1 xHCI (15ec on the Mac; QEMU's qemu-xhci) */
+                Device (XHC2)
+                {
+                    Name (_ADR, Zero)
+
+                    /* Arg0 <= 1: the USB vote (1 = forced on) */
+                    Method (RTPC, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            \_SB.PCI0.S38.RUSB = Arg0
+                        }
+                        Return (Zero)
+                    }
+                }
             }
         }
     }

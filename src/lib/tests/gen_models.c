@@ -42,9 +42,10 @@ static const char *tb_text(const struct mac_model_info *m)
 	case MAC_TB_CACTUS_RIDGE:
 	case MAC_TB_FALCON_RIDGE:
 		return "tb_macpm powers it off when idle";
-	case MAC_TB_ALPINE_RIDGE:
 	case MAC_TB_TITAN_RIDGE:
-		return "tb_macpm keeps it on (Thunderbolt 3 power-down not implemented yet)";
+		return "tb_macpm powers it off when idle (RTPC votes, root port _PS3)";
+	case MAC_TB_ALPINE_RIDGE:
+		return "tb_macpm keeps it on (its plug GPE is not handled yet)";
 	case MAC_TB_ICE_LAKE:
 		return "not tb_macpm's (integrated)";
 	default:

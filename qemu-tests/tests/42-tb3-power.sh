@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Thunderbolt 3 (Titan Ridge): tb_macpm powers the idle controller down
+# through the firmware's own mechanism. It gives the NHI's and the xHCI's
+# votes back (RTPC(0)) once everything below the upstream port is idle, and
+# the root port's _PS3, which the PCI core runs when it suspends the port,
+# cuts the power; a plug (the firmware's GPE method notifies the NHI) brings
+# it back through the upstream port's _PS0, and so does the xHCI in use (a
+# USB device on a USB-C port keeps its side on); while it is on, both votes
+# are 1 again. Unloaded, tb_macpm leaves it powered with the votes at 1. On
+# the profile's first controller; the second one must stay off meanwhile.
+# Emulated: the power is the SSDT's TPWR (cut by the root port's _PS3, back
+# in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB; QEMU cannot
+# raise GPE 0x4b, so the test runs the firmware's _E4B itself, which
+# notifies the NHI as on the Mac (the notify is real ACPICA). The NHI is the
+# stand-in driver's; the xHCI is QEMU's qemu-xhci without a driver (QEMU's
+# has no PM capability, so xhci-pci would keep it resumed for good; the
+# real 15ec's runtime PM is allowed by xhci-pci's quirk): "in use" is its
+# power/control "on", idle "auto". Alpine Ridge (a level GPE without
+# notify) is not managed yet (45-tb-power.sh: stays on).
+
+[ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
+[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = method ] || skip_test tb_macpm "no Thunderbolt 3 controller that tb_macpm powers down on $PROFILE"
+
+tb_load
+nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
+rp_acpi=$(tb_nth "$EXPECT_TB_ACPI" 1)
+rp_acpi=${rp_acpi%.UPSB.DSB0.NHI0}
+rp=$(basename "$(readlink -f "$TB_CLASS/$nhi/../..")")
+for n in $EXPECT_TB_NHI; do
+	tb_fast "$n"
+done
+xhci=$(tb_find_dev 1b36:000d "$nhi")
+# every controller's xHCI idle: runtime PM allowed, as xhci-pci does for
+# Titan Ridge's own
+for n in $EXPECT_TB_NHI; do
+	x=$(tb_find_dev 1b36:000d "$n") && echo auto > "/sys/bus/pci/devices/$x/power/control"
+done
+other_on0=$(tb_fw 2 TCON)
+votes() { echo "RTBT/RUSB $(tb_eval "$rp_acpi.RTBT")/$(tb_eval "$rp_acpi.RUSB")"; }
+state() { echo "$(tb_state 1), $(votes), root port $rp $(cat /sys/bus/pci/devices/$rp/power/runtime_status), xHCI ${xhci:-none} $(cat /sys/bus/pci/devices/$xhci/power/runtime_status 2>/dev/null)"; }
+
+if [ -z "$xhci" ]; then
+	fail tb_macpm tb3-idle-off "no xHCI (qemu-xhci) behind the controller: $(tb_chain "$nhi" | tr '\n' ' ')"
+	return 0
+fi
+if t=$(wait_until 30 tb_is 1 off); then
+	if [ "$(votes)" = "RTBT/RUSB 0/0" ] && [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
+		pass tb_macpm tb3-idle-off "off $t s after load: $(votes), root port $rp suspended, its _PS3 cut the power (TCOF $(tb_fw 1 TCOF)); mechanism '$(tb_attr 1 mechanism)'"
+	else
+		fail tb_macpm tb3-idle-off "off but $(state)"
+	fi
+else
+	fail tb_macpm tb3-idle-off "not off after 30 s: $(state)"
+	return 0
+fi
+
+# the xHCI in use (a USB device on a USB-C port): the USB side keeps it on
+con0=$(tb_fw 1 TCON)
+echo on > "/sys/bus/pci/devices/$xhci/power/control"
+if ! t=$(wait_until 15 tb_is 1 on); then
+	fail tb_macpm tb3-usb-keeps-on "xHCI resumed, controller not powered after 15 s: $(state)"
+else
+	# past every delay: the NHI idles, the xHCI holds the chain
+	sleep 2
+	if tb_is 1 on && [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ] &&
+	   [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
+		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by UPSB's _PS0 (TCON $con0 -> $(tb_fw 1 TCON)), still on 2 s later with the NHI suspended; $(votes)"
+	else
+		fail tb_macpm tb3-usb-keeps-on "$(state)"
+	fi
+fi
+echo auto > "/sys/bus/pci/devices/$xhci/power/control"
+if t=$(wait_until 30 tb_is 1 off); then
+	pass tb_macpm tb3-usb-released-off "xHCI idle again: off $t s later, $(votes)"
+else
+	fail tb_macpm tb3-usb-released-off "$(state)"
+	return 0
+fi
+
+# a plug: the firmware's GPE method, which notifies the NHI
+method=$(tb_attr 1 plug_source | sed -n 's/.*(\(\\_GPE\._[LE][0-9A-F]*\) in .*/\1/p')
+wakes0=$(tb_attr 1 gpe_wakes)
+echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
+tb_eval "$method" > /dev/null
+if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
+	pass tb_macpm tb3-plug-powers-on "$method (run by the test) notified the NHI: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
+else
+	fail tb_macpm tb3-plug-powers-on "after $method: $(state)"
+	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	return 0
+fi
+
+# the tunnel's device under the hotplug port, while the plug holds it
+dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
+pinned=
+for _p in $(tb_chain "$nhi"); do
+	ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
+	[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
+	echo on > "/sys/bus/pci/devices/$_p/power/control" && pinned="$pinned $_p"
+done
+echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tb3dev1","bus":"'$dsb'"}}'
+if ! pciehp_hotadd tb_macpm tb3-plug-enumerated; then
+	:
+elif ! ans=$(host_request "$req"); then
+	fail tb_macpm tb3-plug-enumerated "device_add: $ans"
+elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
+	pass tb_macpm tb3-plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
+	host_request '{"execute":"device_del","arguments":{"id":"tb3dev1"}}' > /dev/null
+	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
+else
+	fail tb_macpm tb3-plug-enumerated "nothing under $dsb after 15 s; $(state)"
+fi
+for _p in $pinned; do echo auto > "/sys/bus/pci/devices/$_p/power/control"; done
+if t=$(wait_until 30 tb_is 1 off); then
+	pass tb_macpm tb3-unplug-off-again "off again $t s after the device left, $(votes)"
+else
+	fail tb_macpm tb3-unplug-off-again "$(state)"
+fi
+check tb_macpm tb3-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
+if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
+	if tb_is 2 off && [ "$(tb_fw 2 TCON)" = "$other_on0" ]; then
+		pass tb_macpm tb3-other-stays-off "the second controller stayed off (powered up $other_on0 times before, none since)"
+	else
+		fail tb_macpm tb3-other-stays-off "$(tb_state 2), TCON $other_on0 -> $(tb_fw 2 TCON)"
+	fi
+fi
+
+# unloaded while off: the controller powered again and the votes given
+# back, as the firmware had them (a later _PS3 cuts nothing)
+if wait_until 30 tb_is 1 off > /dev/null && rmmod tb_macpm; then
+	if [ "$(tb_fw 1 TPWR)" = 1 ] && [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
+		pass tb_macpm tb3-unload-powers "unloaded while off: powered by UPSB's _PS0 (TPWR 1), $(votes)"
+	else
+		fail tb_macpm tb3-unload-powers "unloaded while off: TPWR $(tb_fw 1 TPWR), $(votes)"
+	fi
+else
+	fail tb_macpm tb3-unload-powers "not off before the unload, or rmmod failed: $(state)"
+fi
