@@ -7,8 +7,11 @@
 # cuts the power; a plug (the firmware's GPE method notifies the NHI) brings
 # it back through the upstream port's _PS0, and so does the xHCI in use (a
 # USB device on a USB-C port keeps its side on); while it is on, both votes
-# are 1 again. Unloaded, tb_macpm leaves it powered with the votes at 1. On
-# the profile's first controller; the second one must stay off meanwhile.
+# are 1 again. A plug in the power-down window (the NHI suspended, the
+# switch still waiting) is held, not dropped; with the root port's runtime
+# PM forbidden (no _PS3 would run) it stays on and says why. Unloaded,
+# tb_macpm leaves it powered with the votes at 1. On the profile's first
+# controller; the second one must stay off meanwhile.
 # Emulated: the power is the SSDT's TPWR (cut by the root port's _PS3, back
 # in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB; QEMU cannot
 # raise GPE 0x4b, so the test runs the firmware's _E4B itself, which
@@ -125,6 +128,64 @@ if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
 	else
 		fail tb_macpm tb3-other-stays-off "$(tb_state 2), TCON $other_on0 -> $(tb_fw 2 TCON)"
 	fi
+fi
+
+# A plug in the power-down window: the NHI suspended, the switch not yet off
+# (its delay 3 s here). The notify must hold the NHI and the ports resumed,
+# not be dropped because nothing is armed yet (the power would then be cut
+# under a plugged device).
+if wait_until 30 tb_is 1 off > /dev/null; then
+	echo on > "/sys/bus/pci/devices/$xhci/power/control"
+	wait_until 15 tb_is 1 on > /dev/null
+	echo 3000 > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
+	echo 3000 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	echo auto > "/sys/bus/pci/devices/$xhci/power/control"
+	nhi_rt() { cat "/sys/bus/pci/devices/$nhi/power/runtime_status"; }
+	window() { [ "$(nhi_rt)" = suspended ] && [ "$(cat "/sys/bus/pci/devices/$xhci/power/runtime_status")" = suspended ] && tb_is 1 on; }
+	if ! wait_until 10 window > /dev/null; then
+		fail tb_macpm tb3-plug-in-window "no window with the NHI and the xHCI suspended and the controller on: $(state)"
+	else
+		tb_eval "$method" > /dev/null
+		if t=$(wait_until 2 sh -c "[ \"\$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)\" = active ]"); then
+			# inside the 3 s hold: the NHI still held, the power on
+			sleep 1.5
+			if tb_is 1 on && [ "$(nhi_rt)" = active ]; then
+				pass tb_macpm tb3-plug-in-window "a plug while the switch waited (NHI suspended, still on): NHI resumed $t s later and still held 1.5 s after, on, $(votes)"
+			else
+				fail tb_macpm tb3-plug-in-window "NHI resumed but not held for the plug: $(state)"
+			fi
+		else
+			fail tb_macpm tb3-plug-in-window "the plug in the power-down window was dropped: $(state)"
+		fi
+	fi
+	echo "$TB_FAST_MS" > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
+	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+else
+	fail tb_macpm tb3-plug-in-window "not off before the case: $(state)"
+fi
+
+# The root port's runtime PM forbidden (its power/control "on"): the
+# firmware's _PS3 would never run, so the votes stay at 1, the controller
+# stays on and says why; allowed again, it goes off.
+echo on > "/sys/bus/pci/devices/$rp/power/control"
+echo on > "/sys/bus/pci/devices/$xhci/power/control"
+wait_until 15 tb_is 1 on > /dev/null
+echo auto > "/sys/bus/pci/devices/$xhci/power/control"
+sleep 2
+reason=$(tb_attr 1 stay_on_reason)
+if tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#its root port may not}" ]; then
+	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2 s after the xHCI idled, $(votes), '$reason'"
+else
+	fail tb_macpm tb3-root-port-forbidden-stays-on "$(state), reason '$reason'"
+fi
+echo auto > "/sys/bus/pci/devices/$rp/power/control"
+# the switch tries again when something below idles again: the NHI
+tb_hold "$nhi" 1
+tb_hold "$nhi" 0
+if t=$(wait_until 30 tb_is 1 off); then
+	pass tb_macpm tb3-root-port-allowed-off "root port allowed again: off $t s after the NHI idled, $(votes)"
+else
+	fail tb_macpm tb3-root-port-allowed-off "$(state)"
 fi
 
 # unloaded while off: the controller powered again and the votes given

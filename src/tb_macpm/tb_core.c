@@ -233,21 +233,26 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 			first = m[0];
 		n += r;
 	}
-	if (n == 1)
+	if (n == 1 && !bad) {
+		ctrl->plug_gpe = first.gpe;
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
 			 "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
 			 first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
 			 (char *)name.pointer,
 			 ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
-	else if (n)
+	} else if (bad) {
+		/* the GPE may be in a table that could not be read: no guess */
+		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			 "none: %u SSDTs could not be read, %d GPE methods in %s's scope in the others",
+			 bad, n, (char *)name.pointer);
+	} else if (n)
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
 			 "none: %d GPE methods in %s's scope", n, (char *)name.pointer);
 	else
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
-			 "none in %s's scope%s", (char *)name.pointer,
-			 bad ? " (some SSDTs could not be read)" : "");
+			 "none in %s's scope", (char *)name.pointer);
 	kfree(name.pointer);
-	return n == 1;
+	return n == 1 && !bad;
 }
 
 /*
@@ -360,34 +365,34 @@ static void tb_link_ports(struct tb_ctrl *ctrl)
 }
 
 /*
- * Thunderbolt 3: the controller's xHCI, a function behind one of the UPSB's
- * downstream ports whose ACPI companion has RTPC (XHC2 behind DSB2 on the
- * Macs of the reference), for the USB vote. None found: the firmware's
- * USB vote stays at 1 and its _PS3 never cuts; the controller stays on.
+ * Thunderbolt 3: the controller's xHCI, a device two levels below the
+ * upstream port's ACPI companion (XHC2 in DSB2 on the Macs of the
+ * reference) that has RTPC, for the USB vote. Looked up in the namespace,
+ * not on the PCI bus: when the NHI is added (BUS_NOTIFY_ADD_DEVICE in a
+ * scan), the xHCI's branch may not be scanned yet. None found: the
+ * firmware's USB vote stays at 1 and its _PS3 never cuts; the controller
+ * stays on.
  */
-static void tb3_find_xhci(struct tb_ctrl *ctrl)
+static acpi_status tb3_match_xhci(acpi_handle handle, u32 depth, void *data, void **ret)
 {
-	struct pci_dev *port, *dev;
-	unsigned int slot, devfn;
-	acpi_handle handle;
+	struct tb_ctrl *ctrl = data;
 
-	for (slot = 0; slot < 32 && !ctrl->xhci; slot++) {
-		port = pci_get_slot(ctrl->upsb->subordinate, PCI_DEVFN(slot, 0));
-		if (!port)
-			continue;
-		for (devfn = 0; port != ctrl->dsb0 && port->subordinate && devfn < 256 &&
-		     !ctrl->xhci; devfn++) {
-			dev = pci_get_slot(port->subordinate, devfn);
-			if (!dev)
-				continue;
-			handle = ACPI_HANDLE(&dev->dev);
-			/* a static SSDT object: the handle outlives the device */
-			if (handle && acpi_has_method(handle, "RTPC"))
-				ctrl->xhci = handle;
-			pci_dev_put(dev);
-		}
-		pci_dev_put(port);
-	}
+	if (depth != 2 || handle == ctrl->handle || !acpi_has_method(handle, "RTPC"))
+		return AE_OK;
+	*ret = handle;
+	return AE_CTRL_TERMINATE;
+}
+
+static void tb3_find_xhci(struct tb_ctrl *ctrl, struct pci_dev *upsb)
+{
+	acpi_handle upsb_handle = ACPI_HANDLE(&upsb->dev);
+	void *found = NULL;
+
+	if (upsb_handle)
+		acpi_walk_namespace(ACPI_TYPE_DEVICE, upsb_handle, 2, tb3_match_xhci, NULL,
+				    ctrl, &found);
+	/* a static SSDT object: the handle outlives the PCI device */
+	ctrl->xhci = found;
 	if (!ctrl->xhci && !ctrl->stay_on)
 		ctrl->stay_on = "Thunderbolt 3: no xHCI with an RTPC vote found behind it";
 }
@@ -498,7 +503,7 @@ static void tb_bind(struct pci_dev *nhi)
 	ctrl->upsb = pci_dev_get(upsb);
 	ctrl->rp = pci_dev_get(rp);
 	if (ctrl->votes)
-		tb3_find_xhci(ctrl);
+		tb3_find_xhci(ctrl, upsb);
 	mutex_init(&ctrl->lock);
 	ctrl->since = ktime_get();
 	device_initialize(&ctrl->dev);

@@ -26,7 +26,8 @@
  * @node: in tb_ctrls
  * @nhi: the controller's NHI (referenced)
  * @dsb0: the downstream port the NHI sits behind (referenced)
- * @upsb: the controller's upstream port, where power is cut (referenced)
+ * @upsb: the controller's upstream port, whose resume needs the power
+ *	(referenced)
  * @rp: the root port above it (referenced)
  * @dsb: hotplug downstream ports (referenced), @ndsb of them
  * @dsb_link: their runtime-PM links to @nhi (NULL where refused)
@@ -45,6 +46,10 @@
  *	USB vote, or NULL
  * @has_notify: Titan Ridge: a plug is a notify on the NHI, and its handler
  *	is installed
+ * @plug_gpe: Thunderbolt 3: the GPE of the root port's scope (0: none
+ *	found), enabled while plugs are listened for
+ * @plug_gpe_on: @plug_gpe is enabled by the module
+ * @plug_gpe_warned: enabling @plug_gpe failed once and was logged
  * @methods: what was found, for sysfs ("XRPE XRIL XRIN=0x14")
  * @mechanism: how the firmware switches the power: "XRPE", "TRPE" or, on
  *	Thunderbolt 3, "RTPC votes, root port _PS3"
@@ -53,7 +58,8 @@
  * @rsw: thunderbolt.ko's root switch device, whose runtime PM the module
  *	enabled (referenced), or NULL
  * @lock: serializes the power state and everything below
- * @off: the controller is powered off
+ * @off: the controller is powered off (Thunderbolt 3: the votes are
+ *	given back, and the root port's _PS3 cuts the power as it suspends)
  * @armed: plugs are listened for (the GPE enabled, or the notify taken)
  * @sleep_off: it was off when system sleep began
  * @in_sleep: between the switch's prepare and complete callbacks
@@ -63,10 +69,10 @@
  * @on_ns: time spent powered, up to @since
  * @off_ns: time spent unpowered, up to @since
  * @cycles: completed power-downs
- * @gpe_time: when the plug GPE last fired
+ * @gpe_time: when the plug GPE (or notify) last fired
  * @wake_req: when the pending wake was requested (GPE), or 0
  * @last_wake_ms: latency of the last power-up, request to link up
- * @gpe_wakes: power-ups caused by the plug GPE
+ * @gpe_wakes: power-ups caused by the plug GPE or notify
  * @spurious: spurious GPEs (XRIL said "off, nothing plugged")
  * @storm_start: start of the current burst of spurious GPEs
  * @storm_count: spurious GPEs in that burst
@@ -74,10 +80,11 @@
  * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
  * @up_failed_in_row: failed power-ups since the last one that worked
- * @gpe_work: handles a plug GPE in process context
+ * @gpe_work: handles a plug GPE or notify in process context
  * @rearm_work: re-enables the GPE after a spurious one, rate-limited, and
  *	arms it again after a failed power-up
  * @held: the NHI and hotplug ports are held resumed after a plug
+ * @hold_until: until when (a later plug extends it)
  * @hold_work: lets them go after tb_macpm.plug_hold_ms
  * @refused_work: holds them resumed after a refused power-down
  * @recover_work: clears the PM core's error after a failed power-up
@@ -103,12 +110,15 @@ struct tb_ctrl {
 	bool votes;
 	acpi_handle xhci;
 	bool has_notify;
+	u32 plug_gpe;
+	bool plug_gpe_on;
+	bool plug_gpe_warned;
 	char methods[48];
 	const char *mechanism;
 	char plug_source[96];
 	struct device *rsw;
 
-	struct mutex lock;	/* serialises power changes; protects @off to @held */
+	struct mutex lock;	/* serialises power changes; protects @off to @hold_until */
 	bool off;
 	bool armed;
 	bool sleep_off;
@@ -133,6 +143,7 @@ struct tb_ctrl {
 	struct work_struct gpe_work;
 	struct delayed_work rearm_work;
 	bool held;
+	ktime_t hold_until;
 	struct delayed_work hold_work;
 	struct work_struct refused_work;
 	struct work_struct recover_work;

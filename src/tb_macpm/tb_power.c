@@ -37,6 +37,8 @@
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
 #define TB_REFUSED_REASON	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again"
 static const char tb_refused_reason[] = TB_REFUSED_REASON;
+/* Thunderbolt 3, while the root port may not runtime-suspend */
+#define TB_RP_NO_SUSPEND_REASON	"its root port may not runtime-suspend, so the firmware's _PS3 would not cut the power"
 
 static struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
 {
@@ -133,6 +135,21 @@ static int tb_arm(struct tb_ctrl *ctrl)
 		}
 	} else if (!ctrl->has_notify) {
 		return -ENODEV;
+	} else if (ctrl->plug_gpe) {
+		/*
+		 * The GPE whose firmware method notifies the NHI: ACPICA
+		 * enables such a GPE at boot only if no _PRW names it and
+		 * acpi_mask_gpe= does not; take a reference of our own.
+		 */
+		status = acpi_enable_gpe(NULL, ctrl->plug_gpe);
+		if (ACPI_SUCCESS(status)) {
+			ctrl->plug_gpe_on = true;
+		} else if (!ctrl->plug_gpe_warned) {
+			ctrl->plug_gpe_warned = true;
+			dev_warn(&ctrl->dev,
+				 "cannot enable GPE 0x%02x: %s; plugs are heard only if the firmware enabled it\n",
+				 ctrl->plug_gpe, acpi_format_exception(status));
+		}
 	}
 	ctrl->armed = true;
 	return 0;
@@ -188,14 +205,26 @@ static const char *tb_blocker(struct tb_ctrl *ctrl)
 		return "unbinding";
 	if (tb_connected(ctrl))
 		return "a Thunderbolt device or peer is connected";
+	/*
+	 * Thunderbolt 3: the firmware's _PS3 cuts the power only if the PCI
+	 * core runtime-suspends the root port, which it does not with D3
+	 * ruled out for it (bridge_d3) or its runtime PM forbidden.
+	 */
+	if (ctrl->votes && (!ctrl->rp->bridge_d3 || !ctrl->rp->dev.power.runtime_auto))
+		return TB_RP_NO_SUSPEND_REASON;
 	return NULL;
 }
 
 /*
  * Thunderbolt 3: give the votes back and listen for plugs. The power goes
- * when the PCI core suspends the root port next, in its _PS3: nothing more
- * is plugged in then than now, for what is plugged keeps the NHI, a port or
- * the xHCI resumed, and a plug from now on is heard.
+ * when the PCI core suspends the root port next, in its _PS3. A plug that
+ * came while the NHI was suspended and this switch not yet off was heard
+ * all the same: the notify handler takes a plug whenever it comes (see
+ * tb_gpe_work()), and the ports it holds keep the chain from suspending.
+ * As on Thunderbolt 1 and 2, the devices below are marked D3cold, so that
+ * the PCI core restores and resumes all of them with the upstream port
+ * (pci_pm_bridge_power_up_actions()), the xHCI and its port included: the
+ * root port has no _PR3, so the PCI core itself only knows of D3hot.
  */
 static int tb_votes_off(struct tb_ctrl *ctrl)
 {
@@ -209,6 +238,8 @@ static int tb_votes_off(struct tb_ctrl *ctrl)
 		tb_vote(ctrl, true);
 		return -EBUSY;
 	}
+	pci_walk_bus(ctrl->upsb->subordinate, tb_mark_d3cold, NULL);
+	tb_mark_d3cold(ctrl->upsb, NULL);
 	return 0;
 }
 
@@ -277,10 +308,16 @@ static void tb_disarm(struct tb_ctrl *ctrl)
 		return;
 	if (ctrl->has_gpe)
 		acpi_disable_gpe(NULL, ctrl->gpe);
+	if (ctrl->plug_gpe_on)
+		acpi_disable_gpe(NULL, ctrl->plug_gpe);
+	ctrl->plug_gpe_on = false;
 	ctrl->armed = false;
 }
 
-/* Power the controller and wait until its upstream port answers. */
+/*
+ * Power the controller and wait until its upstream port answers (Thunderbolt
+ * 1 and 2); on Thunderbolt 3 give the votes back only (see below).
+ */
 static int tb_power_on(struct tb_ctrl *ctrl)
 {
 	ktime_t deadline;
@@ -441,7 +478,8 @@ static int tb_ctrl_resume_noirq(struct device *dev)
 			tb_account(ctrl);
 			ctrl->off = false;
 			pm_runtime_set_active(dev);
-			dev_dbg(dev, "switch reset, powered on in %lld ms before the upstream port's resume_noirq\n",
+			dev_dbg(dev, "%s in %lld ms before the upstream port's resume_noirq\n",
+				ctrl->votes ? "votes given back" : "switch reset, powered on",
 				ktime_ms_delta(ktime_get(), start));
 		}
 	}
@@ -542,8 +580,15 @@ static void tb_hold_ports(struct tb_ctrl *ctrl)
 	unsigned int i;
 
 	mutex_lock(&ctrl->lock);
-	if (ctrl->held || ctrl->dying) {
+	if (ctrl->dying) {
 		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	/* a later plug within the hold extends it */
+	ctrl->hold_until = ktime_add_ms(ktime_get(), tb_plug_hold_ms);
+	if (ctrl->held) {
+		mutex_unlock(&ctrl->lock);
+		mod_delayed_work(system_wq, &ctrl->hold_work, msecs_to_jiffies(tb_plug_hold_ms));
 		return;
 	}
 	ctrl->held = true;
@@ -554,13 +599,25 @@ static void tb_hold_ports(struct tb_ctrl *ctrl)
 	schedule_delayed_work(&ctrl->hold_work, msecs_to_jiffies(tb_plug_hold_ms));
 }
 
-static void tb_release_ports(struct tb_ctrl *ctrl)
+/*
+ * Let the NHI and the ports go: once the hold has run out (@force: now,
+ * the controller is being released).
+ */
+static void tb_release_ports(struct tb_ctrl *ctrl, bool force)
 {
+	s64 left;
 	unsigned int i;
 
 	mutex_lock(&ctrl->lock);
 	if (!ctrl->held) {
 		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	left = ktime_ms_delta(ctrl->hold_until, ktime_get());
+	if (!force && left > 0) {
+		/* extended by a plug after this work was queued */
+		mutex_unlock(&ctrl->lock);
+		schedule_delayed_work(&ctrl->hold_work, msecs_to_jiffies(left));
 		return;
 	}
 	ctrl->held = false;
@@ -575,7 +632,7 @@ static void tb_release_ports(struct tb_ctrl *ctrl)
 
 static void tb_hold_work(struct work_struct *work)
 {
-	tb_release_ports(container_of(to_delayed_work(work), struct tb_ctrl, hold_work));
+	tb_release_ports(container_of(to_delayed_work(work), struct tb_ctrl, hold_work), false);
 }
 
 /*
@@ -635,7 +692,14 @@ static void tb_gpe_work(struct work_struct *work)
 	bool storm = false;
 
 	mutex_lock(&ctrl->lock);
-	if (!ctrl->armed || ctrl->dying) {
+	/*
+	 * A GPE is handled only while armed (it is enabled only then); a
+	 * notify whenever it comes, outside system sleep: one that comes
+	 * while the controller is still on (the NHI suspended, the switch
+	 * not yet off) holds the ports, so that what was plugged is looked
+	 * at before anything is cut.
+	 */
+	if (ctrl->dying || (!ctrl->armed && (!ctrl->has_notify || ctrl->in_sleep))) {
 		mutex_unlock(&ctrl->lock);
 		return;
 	}
@@ -661,10 +725,12 @@ static void tb_gpe_work(struct work_struct *work)
 			pm_runtime_resume(&ctrl->dev);
 		return;
 	}
-	ctrl->gpe_wakes++;
-	ctrl->wake_req = now;
+	if (ctrl->off) {
+		ctrl->gpe_wakes++;
+		ctrl->wake_req = now;
+	}
 	mutex_unlock(&ctrl->lock);
-	dev_dbg(&ctrl->dev, "plug GPE: powering up\n");
+	dev_dbg(&ctrl->dev, "plug: holding the NHI and the ports resumed\n");
 	tb_hold_ports(ctrl);
 }
 
@@ -758,7 +824,7 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
-	tb_release_ports(ctrl);
+	tb_release_ports(ctrl, true);
 }
 
 /* tb_macpm.power_down changed. */
@@ -772,6 +838,9 @@ void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 	mutex_unlock(&ctrl->lock);
 	if (tb_power_down)
 		pm_request_idle(&ctrl->dev);
+	else if (ctrl->votes)
+		/* the power comes with the upstream port's _PS0 (and the switch with it) */
+		pm_request_resume(&ctrl->upsb->dev);
 	else
 		pm_request_resume(&ctrl->dev);
 }
