@@ -617,6 +617,29 @@ tb_fast()
 		echo auto > "/sys/bus/pci/devices/$1/power/control"
 }
 
+# tb_pin_ports NHI: keep the controller's hotplug downstream ports (pciehp's
+# service below them) resumed across a QMP hot-add: QEMU's hot-add is an
+# attention-button press, and one pressed while the port is runtime-
+# suspended leaves the button status pending, so that QEMU's later unplug
+# press is never seen (an emulation limit, not Mac behaviour). The ports
+# pinned go to TB_PINNED; tb_unpin_ports lets them go again.
+TB_PINNED=
+tb_pin_ports()
+{
+	for _p in $(tb_chain "$1"); do
+		ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
+		[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
+		echo on > "/sys/bus/pci/devices/$_p/power/control" && TB_PINNED="$TB_PINNED $_p"
+	done
+}
+tb_unpin_ports()
+{
+	for _p in $TB_PINNED; do
+		echo auto > "/sys/bus/pci/devices/$_p/power/control"
+	done
+	TB_PINNED=
+}
+
 # tb_hold NHI 1|0: hold the NHI resumed (1) or let it go (0): the stand-in
 # driver's runtime-PM reference on the NHI itself (an XDomain peer holds one
 # on its own device below the root switch: tb_xdomain NHI); without a

@@ -96,12 +96,7 @@ fi
 
 # the tunnel's device under the hotplug port, while the plug holds it
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
-pinned=
-for _p in $(tb_chain "$nhi"); do
-	ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
-	[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
-	echo on > "/sys/bus/pci/devices/$_p/power/control" && pinned="$pinned $_p"
-done
+tb_pin_ports "$nhi"
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tb3dev1","bus":"'$dsb'"}}'
 if ! pciehp_hotadd tb_macpm tb3-plug-enumerated; then
@@ -115,7 +110,7 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 else
 	fail tb_macpm tb3-plug-enumerated "nothing under $dsb after 15 s; $(state)"
 fi
-for _p in $pinned; do echo auto > "/sys/bus/pci/devices/$_p/power/control"; done
+tb_unpin_ports
 if t=$(wait_until 30 tb_is 1 off); then
 	pass tb_macpm tb3-unplug-off-again "off again $t s after the device left, $(votes)"
 else

@@ -71,22 +71,6 @@ conn_state()
 # The hotplug ports are kept resumed across QEMU's hot-add and hot-remove:
 # an attention-button press on a suspended port leaves the button status
 # pending (an emulation limit, see 45-tb-power.sh).
-pinned=
-pin_ports()
-{
-	for _p in $(tb_chain "$nhi"); do
-		ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
-		[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
-		echo on > "/sys/bus/pci/devices/$_p/power/control" && pinned="$pinned $_p"
-	done
-}
-unpin_ports()
-{
-	for _p in $pinned; do
-		echo auto > "/sys/bus/pci/devices/$_p/power/control"
-	done
-	pinned=
-}
 
 plugged() { tb_find_dev 1b36:0005 "$nhi" > /dev/null && [ -d "$child" ]; }
 unplugged() { tb_no_dev 1b36:0005 "$nhi" && [ ! -e "$child" ]; }
@@ -111,35 +95,35 @@ plug()
 		why="not powered up by the plug GPE: $(conn_state)"
 		return 1
 	fi
-	pin_ports
+	tb_pin_ports "$nhi"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	_req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"'$1'","bus":"'$dsb'"}}'
 	if ! _ans=$(host_request "$_req"); then
-		unpin_ports
+		tb_unpin_ports
 		why="device_add: $_ans"
 		return 1
 	fi
 	if ! wait_until 15 plugged > /dev/null; then
-		unpin_ports
+		tb_unpin_ports
 		why="device or router missing 15 s after device_add: $(conn_state)"
 		return 1
 	fi
 	cof0=$(tb_fw 1 TCOF)
 	ref0=$(tb_attr 1 refusals)
 	echo auto > "/sys/bus/pci/devices/$(tb_find_dev 1b36:0005 "$nhi")/power/control"
-	unpin_ports
+	tb_unpin_ports
 }
 
 # unplug ID: the device removed (its router with it), XRIL "nothing plugged"
 unplug()
 {
-	pin_ports
+	tb_pin_ports "$nhi"
 	# XRIL says "nothing plugged" at once, the device goes a moment later
 	host_request '{"execute":"device_del","arguments":{"id":"'"$1"'"}}' > /dev/null
 	tb_fw_set 1 TPLG 0
 	wait_until 20 unplugged > /dev/null
 	_rc=$?
-	unpin_ports
+	tb_unpin_ports
 	return $_rc
 }
 

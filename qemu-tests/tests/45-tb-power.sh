@@ -70,17 +70,8 @@ fi
 # the tunnel's device appears under a downstream port: pciehp enumerates it
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
 # The tunnel's link comes up while thunderbolt.ko handles the plug with the
-# ports held; QEMU's hot-add is an attention-button press instead, and one
-# pressed while the port is runtime-suspended leaves the button status
-# pending, so that QEMU's later unplug press is never seen (an emulation
-# limit, not Mac behaviour): the port is kept resumed across the hot-add.
-pinned=
-for _p in $(tb_chain "$nhi"); do
-	# the hotplug downstream ports (pciehp's service device below them)
-	ls -d "/sys/bus/pci/devices/$_p/$_p:pcie"?04 > /dev/null 2>&1 || continue
-	[ "$(cat "/sys/bus/pci/devices/$_p/power/control")" = auto ] || continue
-	echo on > "/sys/bus/pci/devices/$_p/power/control" && pinned="$pinned $_p"
-done
+# ports held; QEMU's hot-add needs them kept resumed (tb_pin_ports says why).
+tb_pin_ports "$nhi"
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tbdev1","bus":"'$dsb'"}}'
 if ! pciehp_hotadd tb_macpm plug-enumerated; then
@@ -96,7 +87,7 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 else
 	fail tb_macpm plug-enumerated "nothing under $dsb after 15 s; $(tb_state 1)"
 fi
-for _p in $pinned; do echo auto > "/sys/bus/pci/devices/$_p/power/control"; done
+tb_unpin_ports
 tb_fw_set 1 TPLG 0
 if t=$(wait_until 30 tb_is 1 off); then
 	pass tb_macpm unplug-off-again "off again $t s after the device left; unpowered driver callbacks: $(tb_unpowered "$nhi")"
