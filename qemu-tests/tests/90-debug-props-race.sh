@@ -41,6 +41,11 @@ rc=0
 cat "$BLOB" > "$LOAD" || rc=$?
 
 rm -f /tmp/race-stop
+# The replugged endpoint comes back without the properties the kernel's own
+# EFI parser gave it at boot (ThunderboltDROM): those are attached once, at
+# boot, and apple_props has no copy of them. Later tests that look for them
+# in this boot (96-demo.sh) are told.
+: > /tmp/macsupport-boot-props-replugged
 ( n=0 bad=0
   while [ ! -e /tmp/race-stop ]; do
 	cat "$BLOB" > "$LOAD" 2>/dev/null || bad=$((bad + 1))
