@@ -11,9 +11,10 @@
  * the plug GPE as the real table writes it: Scope (\_GPE) { Method (_L55) }
  * directly in the root port's scope, level-triggered. As on the real Mac
  * there is no XRIL and no XRIN. tb_macpm reports the mechanism and the plug
- * GPE it finds and keeps the controller powered (Thunderbolt 3 power-down
- * is not implemented yet). The real machine has a second, identical
- * controller under PEG2 (_L56); one is emulated.
+ * GPE it finds and keeps the controller powered: handling Alpine Ridge's
+ * level-triggered plug GPE, which notifies nothing, is not written yet
+ * (Titan Ridge: the MacBookPro15,1 profile). The real machine has a
+ * second, identical controller under PEG2 (_L56); one is emulated.
  *
  * Simplified for QEMU's q35 (TEST ONLY, see the MacBookPro8,2 profile's
  * tb.asl and qemu-tests/profiles/README.md):
