@@ -4,8 +4,9 @@
 # within its delays; a plug (its XRIN GPE, raised for real by the host)
 # powers it up, a device hot-added under a downstream port is enumerated by
 # pciehp, and once it is gone the controller goes off again. Thunderbolt 3
-# (no XRIN; its own power-down is not implemented yet): stays on and says
-# why.
+# has no XRIN: Titan Ridge's power-down through its votes is
+# 42-tb3-power.sh's; an Alpine Ridge controller (its level plug GPE is not
+# handled) stays on and says why.
 # Emulated: the controller's power is the SSDT's TPWR (XRPE/TRPE), "plugged"
 # its TPLG (XRIL), the GPE is one QEMU raises (vmgenid: 0x05, CPU hot-add:
 # 0x02) instead of the real pin's; the stand-in NHI driver behaves as
