@@ -85,18 +85,28 @@
  * firmware cuts the power in the root port's _PS3 once RTPC(0) has taken
  * the NHI's and the xHCI's votes back, and restores it in the upstream
  * port's _PS0; it reports a plug through the GPE of a Scope (\_GPE)
- * written in the root port's scope, which on Titan Ridge notifies the NHI.
- * On Titan Ridge the module uses that mechanism and never mixes in TRPE:
- * the power switch's suspend calls RTPC(0) on the NHI and the xHCI and
- * takes the notify; the PCI core suspends the root port after it (the
- * switch is its child) and runs _PS3. Its resume calls RTPC(1), and the
- * upstream port's _PS0, which the PCI core runs right after (the switch is
- * its supplier), powers the controller. Whatever is in use (the NHI, a
- * port, the xHCI with a USB device) keeps the chain and the root port
- * resumed, so _PS3 never runs under it. Alpine Ridge's plug GPE is
- * level-triggered and notifies nothing: handling it is not implemented,
- * and those controllers stay on, as do those without the votes (TRPE only:
- * MacPro7,1); stay_on_reason says why.
+ * written in the root port's scope. The module uses that mechanism and
+ * never mixes in TRPE (which skips the USB side and the firmware's own
+ * bookkeeping, so a later _PS0 or _PS3 would undo it): the power switch's
+ * suspend calls RTPC(0) on the NHI and the xHCI; the PCI core suspends the
+ * root port after it (the switch is its child) and runs _PS3. Its resume
+ * calls RTPC(1), and the upstream port's _PS0, which the PCI core runs
+ * right after (the switch is its supplier), powers the controller.
+ * Whatever is in use (the NHI, a port, the xHCI with a USB device) keeps
+ * the chain and the root port resumed, so _PS3 never runs under it.
+ *
+ * The plug. Titan Ridge's GPE is edge-triggered and its method notifies
+ * the NHI: the module takes that notify. Alpine Ridge's is level-triggered
+ * and its method only flips the plug pad's RX inversion, so that the level
+ * drops until the next plug or unplug: the module installs its own handler
+ * for the GPE and keeps it enabled for good, as ACPICA did for the method.
+ * The handler only queues a work item, which runs the firmware's method
+ * (the pad's polarity flips), then finishes the GPE (clears and re-enables
+ * it) and holds the NHI and the ports as after any plug. More than ten in
+ * ten seconds are a storm (a method that flips nothing, as without
+ * _OSI("Darwin")): the GPE stays disabled and the controller on, until
+ * tb_macpm.power_down is written. A controller without the votes (TRPE
+ * only: MacPro7,1) stays on; stay_on_reason says why.
  *
  * Limits. System sleep powers an idle controller up in the suspend phase
  * whenever the target is S3 (the PCI core resumes every bridge) or a
@@ -196,7 +206,7 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 
 /* Thunderbolt 3 controllers the module does not power down yet */
 #define TB_STAY_ON_TB3_TRPE	"Thunderbolt 3 without RTPC votes and the root port's _PS3 (TRPE only): not implemented yet"
-#define TB_STAY_ON_TB3_LEVEL	"Alpine Ridge: handling its level-triggered plug GPE is not implemented yet"
+#define TB_STAY_ON_TB3_EDGE	"Thunderbolt 3: its plug GPE is edge-triggered but not Titan Ridge's, whose method notifies the NHI"
 #define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
 
 /*
@@ -235,6 +245,9 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	}
 	if (n == 1 && !bad) {
 		ctrl->plug_gpe = first.gpe;
+		ctrl->plug_level = first.level;
+		snprintf(ctrl->plug_method, sizeof(ctrl->plug_method), "\\_GPE._%c%02X",
+			 first.level ? 'L' : 'E', first.gpe);
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
 			 "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
 			 first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
@@ -320,10 +333,12 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 		ctrl->stay_on = TB_STAY_ON_TB3_NO_PLUG;
 	else if (!ctrl->votes)
 		ctrl->stay_on = TB_STAY_ON_TB3_TRPE;
-	else if (ctrl->gen != MAC_TB_TITAN_RIDGE)
-		ctrl->stay_on = TB_STAY_ON_TB3_LEVEL;
-	else
+	else if (ctrl->plug_level)
+		ctrl->own_gpe = true;
+	else if (ctrl->gen == MAC_TB_TITAN_RIDGE)
 		ctrl->has_notify = true;
+	else
+		ctrl->stay_on = TB_STAY_ON_TB3_EDGE;
 	return NULL;
 }
 

@@ -47,8 +47,13 @@
  * @has_notify: Titan Ridge: a plug is a notify on the NHI, and its handler
  *	is installed
  * @plug_gpe: Thunderbolt 3: the GPE of the root port's scope (0: none
- *	found), enabled while plugs are listened for
- * @plug_gpe_on: @plug_gpe is enabled by the module
+ *	found); with @has_notify enabled while plugs are listened for
+ * @plug_level: @plug_gpe is level-triggered (an _Lxx method)
+ * @plug_method: the firmware's method for @plug_gpe ("\_GPE._L55")
+ * @own_gpe: Alpine Ridge: the module's handler is installed for the
+ *	level-triggered @plug_gpe, and the work runs @plug_method
+ * @plug_gpe_on: @plug_gpe is enabled by the module (with @own_gpe: for
+ *	good, from probe to removal)
  * @plug_gpe_warned: enabling @plug_gpe failed once and was logged
  * @methods: what was found, for sysfs ("XRPE XRIL XRIN=0x14")
  * @mechanism: how the firmware switches the power: "XRPE", "TRPE" or, on
@@ -63,6 +68,8 @@
  * @armed: plugs are listened for (the GPE enabled, or the notify taken)
  * @sleep_off: it was off when system sleep began
  * @in_sleep: between the switch's prepare and complete callbacks
+ * @plug_in_sleep: a plug (notify or own GPE) came during system sleep:
+ *	handled in complete
  * @dying: being torn down: no more power-downs
  * @stay_on: why it stays powered for good, or NULL
  * @since: when @off last changed
@@ -86,7 +93,8 @@
  * @held: the NHI and hotplug ports are held resumed after a plug
  * @hold_until: until when (a later plug extends it)
  * @hold_work: lets them go after tb_macpm.plug_hold_ms
- * @refused_work: holds them resumed after a refused power-down
+ * @look_work: holds them resumed to look for what is plugged in: after a
+ *	refused power-down, a plug during system sleep, Alpine Ridge's plug GPE
  * @recover_work: clears the PM core's error after a failed power-up
  */
 struct tb_ctrl {
@@ -111,6 +119,9 @@ struct tb_ctrl {
 	acpi_handle xhci;
 	bool has_notify;
 	u32 plug_gpe;
+	bool plug_level;
+	char plug_method[sizeof("\\_GPE._L00")];
+	bool own_gpe;
 	bool plug_gpe_on;
 	bool plug_gpe_warned;
 	char methods[48];
@@ -123,6 +134,7 @@ struct tb_ctrl {
 	bool armed;
 	bool sleep_off;
 	bool in_sleep;
+	bool plug_in_sleep;
 	bool dying;
 	const char *stay_on;
 	ktime_t since;
@@ -145,7 +157,7 @@ struct tb_ctrl {
 	bool held;
 	ktime_t hold_until;
 	struct delayed_work hold_work;
-	struct work_struct refused_work;
+	struct work_struct look_work;
 	struct work_struct recover_work;
 };
 

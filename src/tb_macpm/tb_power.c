@@ -37,6 +37,9 @@
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
 #define TB_REFUSED_REASON	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again"
 static const char tb_refused_reason[] = TB_REFUSED_REASON;
+/* Alpine Ridge's level plug GPE in a storm; cleared by writing power_down. */
+#define TB_STORM_REASON "its level-triggered plug GPE fires again and again (a storm): the firmware's method does not clear it; write 1 to tb_macpm.power_down to try again"
+static const char tb_storm_reason[] = TB_STORM_REASON;
 /* Thunderbolt 3, while the root port may not runtime-suspend */
 #define TB_RP_NO_SUSPEND_REASON	"its root port may not runtime-suspend, so the firmware's _PS3 would not cut the power"
 
@@ -112,7 +115,10 @@ static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, bool on)
  */
 static int tb_vote(struct tb_ctrl *ctrl, bool on)
 {
-	int ret = tb_rtpc(ctrl, ctrl->handle, on);
+	int ret;
+
+	dev_dbg(&ctrl->dev, "RTPC(%d)\n", on);
+	ret = tb_rtpc(ctrl, ctrl->handle, on);
 
 	if (ctrl->xhci && tb_rtpc(ctrl, ctrl->xhci, on))
 		ret = -EIO;
@@ -133,9 +139,9 @@ static int tb_arm(struct tb_ctrl *ctrl)
 				acpi_format_exception(status));
 			return -EIO;
 		}
-	} else if (!ctrl->has_notify) {
+	} else if (!ctrl->has_notify && !ctrl->own_gpe) {
 		return -ENODEV;
-	} else if (ctrl->plug_gpe) {
+	} else if (ctrl->has_notify && ctrl->plug_gpe) {
 		/*
 		 * The GPE whose firmware method notifies the NHI: ACPICA
 		 * enables such a GPE at boot only if no _PRW names it and
@@ -286,7 +292,7 @@ static int tb_power_off(struct tb_ctrl *ctrl)
 			ctrl->stay_on = tb_refused_reason;
 		tb_set_power(ctrl, true);
 		ctrl->wake_req = ktime_get();
-		schedule_work(&ctrl->refused_work);
+		schedule_work(&ctrl->look_work);
 		return -EBUSY;
 	}
 	ctrl->refused_in_row = 0;
@@ -308,9 +314,11 @@ static void tb_disarm(struct tb_ctrl *ctrl)
 		return;
 	if (ctrl->has_gpe)
 		acpi_disable_gpe(NULL, ctrl->gpe);
-	if (ctrl->plug_gpe_on)
+	/* Alpine Ridge's stays enabled: its method must see every plug and unplug */
+	if (ctrl->plug_gpe_on && ctrl->has_notify) {
 		acpi_disable_gpe(NULL, ctrl->plug_gpe);
-	ctrl->plug_gpe_on = false;
+		ctrl->plug_gpe_on = false;
+	}
 	ctrl->armed = false;
 }
 
@@ -515,6 +523,7 @@ static int tb_ctrl_resume(struct device *dev)
 static void tb_ctrl_complete(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	bool plug;
 
 	mutex_lock(&ctrl->lock);
 	/* still off (nothing resumed the ports): listen for plugs again */
@@ -522,7 +531,12 @@ static void tb_ctrl_complete(struct device *dev)
 		tb_arm(ctrl);
 	ctrl->sleep_off = false;
 	ctrl->in_sleep = false;
+	plug = ctrl->plug_in_sleep && !ctrl->dying;
+	ctrl->plug_in_sleep = false;
 	mutex_unlock(&ctrl->lock);
+	/* a plug heard during the transition: look at it now */
+	if (plug)
+		schedule_work(&ctrl->look_work);
 }
 
 static const struct dev_pm_ops tb_ctrl_pm_ops = {
@@ -656,7 +670,8 @@ static void tb_recover_work(struct work_struct *work)
 
 	/* still off, with the GPE disarmed by the attempt: watch for plugs again */
 	mutex_lock(&ctrl->lock);
-	if (ctrl->off && !ctrl->armed && (ctrl->has_gpe || ctrl->has_notify) && !ctrl->dying) {
+	if (ctrl->off && !ctrl->armed && (ctrl->has_gpe || ctrl->has_notify || ctrl->own_gpe) &&
+	    !ctrl->dying) {
 		if (ctrl->up_failed_in_row < TB_MAX_UP_FAILURES)
 			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_UP_RETRY_MS));
 		else
@@ -666,10 +681,14 @@ static void tb_recover_work(struct work_struct *work)
 	mutex_unlock(&ctrl->lock);
 }
 
-/* A refused power-down: look for what is plugged in, as after a plug. */
-static void tb_refused_work(struct work_struct *work)
+/*
+ * A refused power-down, a plug that came during system sleep, or Alpine
+ * Ridge's plug GPE (whose work must not wait for a power-up: the next GPE
+ * waits for it): look for what is plugged in, as after a plug.
+ */
+static void tb_look_work(struct work_struct *work)
 {
-	tb_hold_ports(container_of(work, struct tb_ctrl, refused_work));
+	tb_hold_ports(container_of(work, struct tb_ctrl, look_work));
 }
 
 /*
@@ -683,6 +702,20 @@ static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
 	WRITE_ONCE(ctrl->gpe_time, ktime_get());
 	schedule_work(&ctrl->gpe_work);
 	return ACPI_INTERRUPT_HANDLED;
+}
+
+/*
+ * Count a GPE that was not a plug (TB1/2: XRIL says nothing is plugged) or,
+ * for Alpine Ridge's level GPE, any GPE, in bursts of TB_STORM_WINDOW_MS.
+ * Return: true if this one makes the burst a storm (ctrl->lock held).
+ */
+static bool tb_storm(struct tb_ctrl *ctrl, ktime_t now)
+{
+	if (!ctrl->storm_count || ktime_ms_delta(now, ctrl->storm_start) > TB_STORM_WINDOW_MS) {
+		ctrl->storm_start = now;
+		ctrl->storm_count = 0;
+	}
+	return ++ctrl->storm_count > TB_STORM_MAX;
 }
 
 static void tb_gpe_work(struct work_struct *work)
@@ -699,19 +732,20 @@ static void tb_gpe_work(struct work_struct *work)
 	 * not yet off) holds the ports, so that what was plugged is looked
 	 * at before anything is cut.
 	 */
-	if (ctrl->dying || (!ctrl->armed && (!ctrl->has_notify || ctrl->in_sleep))) {
+	if (ctrl->dying || (!ctrl->armed && !ctrl->has_notify)) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	/* during system sleep: once it is over (complete) */
+	if (ctrl->has_notify && ctrl->in_sleep) {
+		ctrl->plug_in_sleep = true;
 		mutex_unlock(&ctrl->lock);
 		return;
 	}
 	/* XRIL still "off, nothing plugged": not a plug */
 	if (ctrl->off && ctrl->has_xril && tb_xril(ctrl) == 1) {
 		ctrl->spurious++;
-		if (!ctrl->storm_count ||
-		    ktime_ms_delta(now, ctrl->storm_start) > TB_STORM_WINDOW_MS) {
-			ctrl->storm_start = now;
-			ctrl->storm_count = 0;
-		}
-		if (++ctrl->storm_count > TB_STORM_MAX) {
+		if (tb_storm(ctrl, now)) {
 			storm = true;
 			ctrl->stay_on =
 				"its plug GPE fires while nothing is plugged in (GPE storm)";
@@ -749,6 +783,66 @@ static void tb_notify(acpi_handle handle, u32 event, void *data)
 	schedule_work(&ctrl->gpe_work);
 }
 
+/* Power the controller up and keep it so: stay_on has just been set. */
+static void tb_request_on(struct tb_ctrl *ctrl)
+{
+	/* Thunderbolt 3: the power comes with the upstream port's _PS0 */
+	if (ctrl->votes)
+		pm_request_resume(&ctrl->upsb->dev);
+	else
+		pm_request_resume(&ctrl->dev);
+}
+
+/*
+ * Alpine Ridge's level-triggered plug GPE (see the overview in tb_core.c).
+ * The GPE stays disabled from the handler until acpi_finish_gpe(): first
+ * the firmware's own method, which flips the plug pad's RX inversion so
+ * that the level drops (Apple's _Lxx does that and nothing else under
+ * Darwin), then the GPE is cleared and enabled again. A plug or an unplug
+ * looks the same here: either way the NHI and the ports are held resumed
+ * for a while, and with nothing there the controller goes off again.
+ */
+static void tb_level_gpe_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, gpe_work);
+	ktime_t now = READ_ONCE(ctrl->gpe_time);
+	acpi_status status;
+
+	status = acpi_evaluate_object(NULL, ctrl->plug_method, NULL, NULL);
+	mutex_lock(&ctrl->lock);
+	if (ACPI_FAILURE(status)) {
+		ctrl->errors++;
+		dev_err_ratelimited(&ctrl->dev, "%s failed: %s\n", ctrl->plug_method,
+				    acpi_format_exception(status));
+	}
+	/* being released: the GPE is the firmware's again, disabled by us */
+	if (ctrl->dying) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	if (tb_storm(ctrl, now)) {
+		/* left disabled: enabled again, a level GPE that stays set fires at once */
+		ctrl->stay_on = tb_storm_reason;
+		mutex_unlock(&ctrl->lock);
+		dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms: disabled, the controller stays powered\n",
+			 ctrl->plug_gpe, TB_STORM_MAX + 1, TB_STORM_WINDOW_MS);
+		tb_request_on(ctrl);
+		return;
+	}
+	acpi_finish_gpe(NULL, ctrl->plug_gpe);
+	if (ctrl->in_sleep) {
+		ctrl->plug_in_sleep = true;
+	} else {
+		if (ctrl->off) {
+			ctrl->gpe_wakes++;
+			ctrl->wake_req = now;
+		}
+		dev_dbg(&ctrl->dev, "plug GPE: holding the NHI and the ports resumed\n");
+		schedule_work(&ctrl->look_work);
+	}
+	mutex_unlock(&ctrl->lock);
+}
+
 static void tb_rearm_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl, rearm_work);
@@ -763,8 +857,10 @@ static void tb_rearm_work(struct work_struct *work)
 }
 
 /*
- * The plug GPE's trigger type: edge if the firmware has an _Exx method for
- * it, else level (Macs have no method for XRIN's GPE: a GPIO, level).
+ * The plug GPE's trigger type, as ACPICA has it: edge if the firmware has
+ * an _Exx method for it, else level (Macs have no method for XRIN's GPE: a
+ * GPIO, level; Alpine Ridge's has an _Lxx). A handler of the other type
+ * would make ACPICA warn of the mismatch.
  */
 static u32 tb_gpe_type(u32 gpe)
 {
@@ -778,10 +874,16 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 {
 	acpi_status status;
 
-	INIT_WORK(&ctrl->gpe_work, tb_gpe_work);
+	/*
+	 * Kept on for good already (no xHCI vote, _OSI("Darwin") false, ...):
+	 * the firmware's method keeps Alpine Ridge's GPE, as without us.
+	 */
+	if (ctrl->stay_on)
+		ctrl->own_gpe = false;
+	INIT_WORK(&ctrl->gpe_work, ctrl->own_gpe ? tb_level_gpe_work : tb_gpe_work);
 	INIT_DELAYED_WORK(&ctrl->rearm_work, tb_rearm_work);
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
-	INIT_WORK(&ctrl->refused_work, tb_refused_work);
+	INIT_WORK(&ctrl->look_work, tb_look_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
 	if (ctrl->has_notify) {
 		status = acpi_install_notify_handler(ctrl->handle, ACPI_SYSTEM_NOTIFY, tb_notify,
@@ -790,6 +892,31 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 			ctrl->has_notify = false;
 			ctrl->stay_on = "its plug notify handler cannot be installed";
 			dev_err(&ctrl->dev, "cannot install a notify handler on the NHI: %s\n",
+				acpi_format_exception(status));
+		}
+	}
+	if (ctrl->own_gpe) {
+		/*
+		 * The handler replaces the firmware's method, and ACPICA
+		 * drops the reference it took at boot to enable it: take
+		 * one for as long as the handler is there.
+		 */
+		status = acpi_install_gpe_handler(NULL, ctrl->plug_gpe,
+						  tb_gpe_type(ctrl->plug_gpe), tb_gpe_handler,
+						  ctrl);
+		if (ACPI_FAILURE(status)) {
+			ctrl->own_gpe = false;
+			ctrl->stay_on = "its plug GPE handler cannot be installed";
+			dev_err(&ctrl->dev, "cannot install a handler for GPE 0x%02x: %s\n",
+				ctrl->plug_gpe, acpi_format_exception(status));
+			return 0;
+		}
+		status = acpi_enable_gpe(NULL, ctrl->plug_gpe);
+		if (ACPI_SUCCESS(status)) {
+			ctrl->plug_gpe_on = true;
+		} else {
+			ctrl->stay_on = "its plug GPE cannot be enabled";
+			dev_err(&ctrl->dev, "cannot enable GPE 0x%02x: %s\n", ctrl->plug_gpe,
 				acpi_format_exception(status));
 		}
 	}
@@ -815,11 +942,18 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	mutex_unlock(&ctrl->lock);
 	if (ctrl->has_gpe)
 		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
+	if (ctrl->own_gpe) {
+		/* the firmware's method takes it back, enabled as ACPICA had it */
+		if (ctrl->plug_gpe_on)
+			acpi_disable_gpe(NULL, ctrl->plug_gpe);
+		ctrl->plug_gpe_on = false;
+		acpi_remove_gpe_handler(NULL, ctrl->plug_gpe, tb_gpe_handler);
+	}
 	/* waits for a notify in flight */
 	if (ctrl->has_notify)
 		acpi_remove_notify_handler(ctrl->handle, ACPI_SYSTEM_NOTIFY, tb_notify);
 	cancel_work_sync(&ctrl->gpe_work);
-	cancel_work_sync(&ctrl->refused_work);
+	cancel_work_sync(&ctrl->look_work);
 	/* not cancelled: an unbind whose power-up failed leaves no error behind */
 	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
@@ -835,14 +969,17 @@ void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 		ctrl->stay_on = NULL;
 		ctrl->refused_in_row = 0;
 	}
+	/* Alpine Ridge after a storm: the GPE cleared and enabled again */
+	if (ctrl->stay_on == tb_storm_reason && !ctrl->dying) {
+		ctrl->stay_on = NULL;
+		ctrl->storm_count = 0;
+		acpi_finish_gpe(NULL, ctrl->plug_gpe);
+	}
 	mutex_unlock(&ctrl->lock);
 	if (tb_power_down)
 		pm_request_idle(&ctrl->dev);
-	else if (ctrl->votes)
-		/* the power comes with the upstream port's _PS0 (and the switch with it) */
-		pm_request_resume(&ctrl->upsb->dev);
 	else
-		pm_request_resume(&ctrl->dev);
+		tb_request_on(ctrl);
 }
 
 static ssize_t power_state_show(struct device *dev, struct device_attribute *attr, char *buf)
