@@ -469,6 +469,10 @@ TB_TEST_ID=1234:11e8
 # tb_nth LIST N: the N-th (1-based) word of LIST
 tb_nth() { echo "$1" | tr ';' ' ' | awk -v n="$2" '{ print $n }'; }
 
+# tb_votes N: controller N is powered down through the Thunderbolt 3 votes
+# and its root port's _PS3 (EXPECT_TB_MECHANISM, ';'-separated)
+tb_votes() { [ "$(tb_item "${EXPECT_TB_MECHANISM:-}" "$1")" = "RTPC votes, root port _PS3" ]; }
+
 # tb_load [PARAM=VALUE...]: the stand-in NHI driver (as thunderbolt.ko binds a
 # Mac's NHI at boot), then tb_macpm told about the stand-in (TEST ONLY)
 tb_load()
@@ -549,9 +553,16 @@ tb_raise()
 tb_state()
 {
 	_n=$(tb_nth "$EXPECT_TB_NHI" "$1")
+	# what keeps the chain up: its devices not runtime-suspended (status/control)
+	_awake=
+	for _p in $(tb_chain "$_n"); do
+		_d=/sys/bus/pci/devices/$_p/power
+		[ "$(cat "$_d/runtime_status" 2>/dev/null)" = suspended ] ||
+			_awake="$_awake $_p:$(cat "$_d/runtime_status" 2>/dev/null)/$(cat "$_d/control" 2>/dev/null)"
+	done
 	echo "tb_macpm $(tb_attr "$1" power_state) cycles $(tb_attr "$1" power_cycles) reason '$(tb_attr "$1" stay_on_reason)'," \
 		"fw TPWR $(tb_fw "$1" TPWR) TCON $(tb_fw "$1" TCON) TCOF $(tb_fw "$1" TCOF)," \
-		"NHI $(cat /sys/bus/pci/devices/$_n/power/runtime_status 2>/dev/null)"
+		"NHI $(cat /sys/bus/pci/devices/$_n/power/runtime_status 2>/dev/null), awake below the root port:${_awake:- none}"
 }
 
 # tb_item LIST N: the N-th ';'-separated item of LIST (items may hold spaces)
@@ -570,6 +581,7 @@ tb_fw_index()
 	case $1 in
 	TPWR) echo 0 ;; TPLG) echo 1 ;; TUPD) echo 2 ;;
 	TFLT) echo 3 ;; TCON) echo 4 ;; TCOF) echo 5 ;;
+	TSTK) echo 6 ;;		# MacBookPro13,3's tb.asl only
 	*) echo 255 ;;
 	esac
 }
@@ -615,6 +627,10 @@ tb_fast()
 	# (powertop, TLP, a udev rule) does for devices without a driver
 	[ "${EXPECT_TB_NHI_DRIVER:-}" != none ] ||
 		echo auto > "/sys/bus/pci/devices/$1/power/control"
+	# Thunderbolt 3: the controller's xHCI (qemu-xhci, no driver) idle,
+	# as xhci-pci lets the real one runtime-suspend
+	_x=$(tb_find_dev 1b36:000d "$1") && echo auto > "/sys/bus/pci/devices/$_x/power/control"
+	return 0
 }
 
 # tb_pin_ports NHI: keep the controller's hotplug downstream ports (pciehp's

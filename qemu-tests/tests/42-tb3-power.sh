@@ -1,29 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Thunderbolt 3 (Titan Ridge): tb_macpm powers the idle controller down
-# through the firmware's own mechanism. It gives the NHI's and the xHCI's
+# Thunderbolt 3 (Alpine and Titan Ridge): tb_macpm powers the idle
+# controller down through the firmware's own mechanism. It gives the NHI's
+# and the xHCI's
 # votes back (RTPC(0)) once everything below the upstream port is idle, and
 # the root port's _PS3, which the PCI core runs when it suspends the port,
-# cuts the power; a plug (the firmware's GPE method notifies the NHI) brings
-# it back through the upstream port's _PS0, and so does the xHCI in use (a
+# cuts the power; a plug (Titan Ridge: the firmware's GPE method notifies
+# the NHI; Alpine Ridge: a level GPE whose method tb_macpm runs itself)
+# brings it back through the upstream port's _PS0, and so does the xHCI in
+# use (a
 # USB device on a USB-C port keeps its side on); while it is on, both votes
 # are 1 again. A plug in the power-down window (the NHI suspended, the
 # switch still waiting) is held, not dropped; with the root port's runtime
 # PM forbidden (no _PS3 would run) it stays on and says why. Unloaded,
-# tb_macpm leaves it powered with the votes at 1. On the profile's first
-# controller; the second one must stay off meanwhile.
+# tb_macpm leaves it powered with the votes at 1. Alpine Ridge: the unplug
+# (the same GPE, the pad's polarity flipped back) runs the method again
+# without a power change, and a method that clears nothing (a storm) leaves
+# the controller on until tb_macpm.power_down is written. On the profile's
+# first controller; the second one must stay off meanwhile.
 # Emulated: the power is the SSDT's TPWR (cut by the root port's _PS3, back
-# in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB; QEMU cannot
-# raise GPE 0x4b, so the test runs the firmware's _E4B itself, which
-# notifies the NHI as on the Mac (the notify is real ACPICA). The NHI is the
+# in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB. Titan Ridge:
+# QEMU cannot raise GPE 0x4b, so the test runs the firmware's _E4B itself,
+# which notifies the NHI as on the Mac (the notify is real ACPICA). Alpine
+# Ridge: the plug GPE is 0x02, which QEMU raises on a CPU hot-add request,
+# not the Mac's 0x55; the pad's RX inversion, which its method flips, is
+# TEST ONLY state (TRXI), and QEMU's GPE does not stay set as a level one
+# does: the storm is the host raising it 14 times. The NHI is the
 # stand-in driver's; the xHCI is QEMU's qemu-xhci without a driver (QEMU's
 # has no PM capability, so xhci-pci would keep it resumed for good; the
 # real 15ec's runtime PM is allowed by xhci-pci's quirk): "in use" is its
-# power/control "on", idle "auto". Alpine Ridge (a level GPE without
-# notify) is not managed yet (45-tb-power.sh: stays on).
+# power/control "on", idle "auto".
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
-[ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = method ] || skip_test tb_macpm "no Thunderbolt 3 controller that tb_macpm powers down on $PROFILE"
+src=$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)
+tb_votes 1 && [ "$src" != none ] || skip_test tb_macpm "no Thunderbolt 3 controller that tb_macpm powers down on $PROFILE"
 
 tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
@@ -81,15 +91,34 @@ else
 	return 0
 fi
 
-# a plug: the firmware's GPE method, which notifies the NHI
+# a plug: Titan Ridge, the firmware's GPE method, which notifies the NHI;
+# Alpine Ridge, the GPE itself, whose method tb_macpm runs
 method=$(tb_attr 1 plug_source | sed -n 's/.*(\(\\_GPE\._[LE][0-9A-F]*\) in .*/\1/p')
-wakes0=$(tb_attr 1 gpe_wakes)
-echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
-tb_eval "$method" > /dev/null
-if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
-	pass tb_macpm tb3-plug-powers-on "$method (run by the test) notified the NHI: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
+rxi() { tb_eval "$rp_acpi.TRXI"; }
+tgpe() { tb_eval "$rp_acpi.TGPE"; }
+plug_raise()
+{
+	if [ "$src" = method ]; then
+		tb_eval "$method" > /dev/null
+	else
+		tb_raise 1
+	fi
+}
+if [ "$src" = method ]; then
+	how="$method (run by the test) notified the NHI"
 else
-	fail tb_macpm tb3-plug-powers-on "after $method: $(state)"
+	how="GPE raised by QEMU ($src), tb_macpm ran $method"
+fi
+wakes0=$(tb_attr 1 gpe_wakes)
+rxi0=$(rxi)
+tgpe0=$(tgpe)
+echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
+plug_raise
+if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
+   { [ "$src" = method ] || [ "$(rxi)" != "$rxi0" ]; }; then
+	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $tgpe0 -> $(tgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
+else
+	fail tb_macpm tb3-plug-powers-on "after the plug ($how): $(state); method runs $tgpe0 -> $(tgpe), pad inversion ${rxi0:-none} -> $(rxi)"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	return 0
 fi
@@ -107,6 +136,19 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 	pass tb_macpm tb3-plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
 	host_request '{"execute":"device_del","arguments":{"id":"tb3dev1"}}' > /dev/null
 	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
+	# Alpine Ridge: the unplug is the same GPE, the pad back to idle
+	if [ "$src" != method ]; then
+		w=$(tb_attr 1 gpe_wakes)
+		g=$(tgpe)
+		plug_raise
+		tgpe_moved() { [ "$(tgpe)" != "$g" ]; }
+		if wait_until 10 tgpe_moved > /dev/null &&
+		   [ "$(rxi)" = "$rxi0" ] && [ "$(tb_attr 1 gpe_wakes)" = "$w" ] && tb_is 1 on; then
+			pass tb_macpm tb3-unplug-gpe "the unplug's GPE while on: $method ran again (runs $g -> $(tgpe)), pad inversion back to $rxi0, no power change, plug wakes $w"
+		else
+			fail tb_macpm tb3-unplug-gpe "method runs $g -> $(tgpe), pad inversion $(rxi) (want $rxi0), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
+		fi
+	fi
 else
 	fail tb_macpm tb3-plug-enumerated "nothing under $dsb after 15 s; $(state)"
 fi
@@ -140,7 +182,7 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 	if ! wait_until 10 window > /dev/null; then
 		fail tb_macpm tb3-plug-in-window "no window with the NHI and the xHCI suspended and the controller on: $(state)"
 	else
-		tb_eval "$method" > /dev/null
+		plug_raise
 		if t=$(wait_until 2 sh -c "[ \"\$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)\" = active ]"); then
 			# inside the 3 s hold: the NHI still held, the power on
 			sleep 1.5
@@ -157,6 +199,46 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 else
 	fail tb_macpm tb3-plug-in-window "not off before the case: $(state)"
+fi
+
+# Alpine Ridge: a method that clears nothing (TEST ONLY TSTK; on the Mac the
+# level stays set and the GPE fires again as soon as it is enabled): more
+# than 10 GPEs in 10 s leave it disabled and the controller on, saying so;
+# writing tb_macpm.power_down tries again, and the next plug is heard.
+if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
+	tb_fw_set 1 TSTK 1
+	dmesg_mark tb3-storm
+	tb_raise 1 14 600
+	wait_until 10 tb_is 1 on > /dev/null
+	sleep 1
+	reason=$(tb_attr 1 stay_on_reason)
+	warns=$(dmesg_since tb3-storm | grep -c 'tb_macpm.*GPE.*fired')
+	gpe=$(printf 'gpe%02X' "$(tb_attr 1 plug_source | sed -n 's/^GPE 0x\([0-9a-f]*\),.*/0x\1/p')")
+	# the hardware enable bit (ACPICA's count of users says "enabled" all the same)
+	gpe_en() { grep -q '^ *[0-9]*  EN' "/sys/firmware/acpi/interrupts/$gpe" && echo "EN set" || echo "EN clear"; }
+	en=$(gpe_en)
+	case "$reason" in
+	*storm*)
+		if tb_is 1 on && [ "$warns" = 1 ] && [ "$en" = "EN clear" ]; then
+			pass tb_macpm tb3-level-storm-stays-on "14 GPEs raised 600 ms apart, $method flipping nothing: on, $gpe's $en, '$reason', logged once"
+		else
+			fail tb_macpm tb3-level-storm-stays-on "reason '$reason' but $(state), $gpe $en, warnings $warns"
+		fi ;;
+	*) fail tb_macpm tb3-level-storm-stays-on "after 14 GPEs: reason '$reason', $(state), $gpe $en" ;;
+	esac
+	tb_fw_set 1 TSTK 0
+	echo 1 > /sys/module/tb_macpm/parameters/power_down
+	if t=$(wait_until 30 tb_is 1 off); then
+		w=$(tb_attr 1 gpe_wakes)
+		plug_raise
+		if t2=$(wait_until 15 tb_is 1 on) && [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; then
+			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug powered it up in $t2 s"
+		else
+			fail tb_macpm tb3-level-storm-retry "off again, but the next plug was not heard: $(state), plug wakes $w -> $(tb_attr 1 gpe_wakes)"
+		fi
+	else
+		fail tb_macpm tb3-level-storm-retry "not off 30 s after power_down was written: $(state), '$(tb_attr 1 stay_on_reason)'"
+	fi
 fi
 
 # The root port's runtime PM forbidden (its power/control "on"): the

@@ -5,37 +5,42 @@
  *
  * Mirrors \_SB.PCI0.PEG1 and its UPSB (SSDT "TbtPEG12" of the real
  * machine): the upstream bridge UPSB, DSB0 with the NHI (NHI0) and its Apple
- * methods TRPE (power, 2 arguments) and RTPC (the Thunderbolt vote), and the
- * hotplug downstream bridges; in the root port's scope the votes RTBT and
- * RUSB, its _PS0 and _PS3 (which cuts the power once both votes are 0), and
- * the plug GPE as the real table writes it: Scope (\_GPE) { Method (_L55) }
- * directly in the root port's scope, level-triggered. As on the real Mac
- * there is no XRIL and no XRIN. tb_macpm reports the mechanism and the plug
- * GPE it finds and keeps the controller powered: handling Alpine Ridge's
- * level-triggered plug GPE, which notifies nothing, is not written yet
- * (Titan Ridge: the MacBookPro15,1 profile). The real machine has a
- * second, identical controller under PEG2 (_L56); one is emulated.
+ * methods TRPE (power, 2 arguments) and RTPC (the Thunderbolt vote), the
+ * hotplug downstream bridge DSB1 and DSB2 with the xHCI (XHC2, whose RTPC
+ * is the USB vote); in the root port's scope the votes RTBT and RUSB, its
+ * _PS0 and _PS3 (which cuts the power once both votes are 0), UPSB's _PS0
+ * (which powers the controller again), and the plug GPE as the real table
+ * writes it: Scope (\_GPE) { Method (_Lxx) } directly in the root port's
+ * scope, level-triggered, whose Darwin branch flips the RX inversion of the
+ * plug pad (SGII) and notifies nothing. As on the real Mac there is no XRIL
+ * and no XRIN. The real machine has a second, identical controller under
+ * PEG2 (_L56); one is emulated.
  *
  * Simplified for QEMU's q35 (TEST ONLY, see the MacBookPro8,2 profile's
  * tb.asl and qemu-tests/profiles/README.md):
- *  - The Mac's root port is PEG1 (00:01.1); QEMU's is a pcie-root-port at 00:06.0
- *    (profile QEMU_ARGS, id tb0-rp), whose node \_SB.PCI0.S30 QEMU's DSDT
- *    has because that root port sits in the slot.
- *  - The Mac has DSB1, DSB2, DSB4 (each with a cascade of bridges below); QEMU's chain has two hotplug downstream ports, DSB1
- *    and DSB2 at device 1 and 2.
- *  - TRPE drove the root port's link and the PCH GPIO of the controller's
- *    power rail; here it only counts and flips TPWR, after Sleep (TUPD) on
- *    power-on. The OSDW () (Darwin) guard is left out.
- *  - The NHI's _DSM, _PRW and the other methods are left out, and so are
- *    the _PS0/_PS3 of UPSB, DSB0, DSB2 and NHI0: the kernel is booted with
- *    pcie_port_pm=force and the stand-in NHI driver allows D3cold on the
- *    chain, as a real port's PM capability does.
- *  - The root port's _PS3 stands for the Mac's CTBT and PCDA (CIO mailbox,
- *    link to Gen1 and L23, the power GPIOs low): TEST ONLY, it sets TPWR to
- *    0 and counts in TCOF when both votes are 0; its _PS0 does what the
- *    Mac's PCEU does for power: nothing. _L55's real body flips the RX
- *    inversion of the plug pad (SGII), which QEMU has not: here it counts
- *    in TGPE. q35's GPE block ends at 0x3f, so GPE 0x55 never fires here.
+ *  - The Mac's root port is PEG1 (00:01.1); QEMU's is a pcie-root-port at
+ *    00:06.0 (profile QEMU_ARGS, id tb0-rp), whose node \_SB.PCI0.S30
+ *    QEMU's DSDT has because that root port sits in the slot.
+ *  - The Mac has DSB1, DSB2 (XHC2), DSB4 (each hotplug port with a cascade
+ *    of bridges below); QEMU's chain has the hotplug downstream port DSB1
+ *    at device 1 and DSB2 at device 2 with QEMU's qemu-xhci (1b36:000d) for
+ *    XHC2, without a driver in the tests (QEMU's xHCI has no PM capability,
+ *    so xhci-pci would never let it runtime-suspend).
+ *  - The plug GPE is _L02, not the Mac's _L55: q35's GPE block ends at
+ *    0x3f, and 0x02 is the one QEMU raises on demand (a CPU hot-add or
+ *    unplug request by QMP). QEMU's DSDT has _E02 for it too, so ACPICA
+ *    reports both methods at boot and dispatches its own; tb_macpm installs
+ *    a handler (edge, as ACPICA has it) and runs this _L02 itself. The
+ *    pad's RX inversion is TEST ONLY state (TRXI): the method flips it as
+ *    the Mac's flips the pad's, unless TSTK (a method that clears nothing,
+ *    as the non-Darwin branch) is set; QEMU cannot re-raise a level GPE
+ *    that stays set, so a test raises it repeatedly instead.
+ *  - TRPE, RTPC, the root port's _PS3 and UPSB's _PS0 set and count TEST
+ *    ONLY state instead of the GPIOs, the CIO mailbox and the link: _PS3
+ *    sets TPWR to 0 when both votes are 0, UPSB's _PS0 sets it to 1 after
+ *    TUPD ms (counted in TCON) when it was 0; the root port's _PS0 does
+ *    what the Mac's PCEU does for power: nothing. DSB0, DSB2, NHI0 and XHC2
+ *    have no _PS0/_PS3 here. The OSDW () (Darwin) guards are left out.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
 {
@@ -44,8 +49,10 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
     Scope (\_SB.PCI0.S30)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
-        Name (RUSB, One)                // USB vote (the xHCI's RTPC, not emulated)
-        Name (TGPE, Zero)               // TEST ONLY: _L55 runs
+        Name (RUSB, One)                // USB vote (XHC2.RTPC)
+        Name (TGPE, Zero)               // TEST ONLY: _L02 runs
+        Name (TRXI, Zero)               // TEST ONLY: the plug pad's RX inversion
+        Name (TSTK, Zero)               // TEST ONLY fault: 1 = _L02 flips nothing
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
         Method (_PS0, 0, Serialized)
@@ -64,16 +71,36 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
 
         Scope (\_GPE)
         {
-            /* the plug pad's GPE; Darwin: flip its RX inversion (SGII) */
-            Method (_L55, 0, NotSerialized)
+            /* the plug pad's GPE (real: _L55); Darwin: flip its RX inversion (SGII) */
+            Method (_L02, 0, NotSerialized)
             {
                 \_SB.PCI0.S30.TGPE++
+                If ((\_SB.PCI0.S30.TSTK == Zero))
+                {
+                    \_SB.PCI0.S30.TRXI ^= One
+                }
             }
         }
 
         Device (UPSB)
         {
             Name (_ADR, Zero)
+
+            /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
+            Method (_PS0, 0, Serialized)
+            {
+                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR == Zero))
+                {
+                    /* TEST ONLY */
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCON++
+                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.TUPD)
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = One
+                }
+            }
+
+            Method (_PS3, 0, Serialized)
+            {
+            }
 
             Device (DSB0)
             {
@@ -93,7 +120,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
 
                     /*
                      * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * 3 TFLT, 4 TCON, 5 TCOF, 6 TSTK; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
                     Method (TSET, 2, Serialized)
@@ -106,6 +133,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                             Case (0x03) { TFLT = Arg1 }
                             Case (0x04) { TCON = Arg1 }
                             Case (0x05) { TCOF = Arg1 }
+                            Case (0x06) { \_SB.PCI0.S30.TSTK = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -166,6 +194,22 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
             Device (DSB2)
             {
                 Name (_ADR, 0x00020000)
+
+                /* the controller's USB 3.1 xHCI (15d4 on the Mac; QEMU's qemu-xhci) */
+                Device (XHC2)
+                {
+                    Name (_ADR, Zero)
+
+                    /* Arg0 <= 1: the USB vote (1 = forced on) */
+                    Method (RTPC, 1, Serialized)
+                    {
+                        If ((Arg0 <= One))
+                        {
+                            \_SB.PCI0.S30.RUSB = Arg0
+                        }
+                        Return (Zero)
+                    }
+                }
             }
         }
     }

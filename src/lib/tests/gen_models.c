@@ -43,9 +43,12 @@ static const char *tb_text(const struct mac_model_info *m)
 	case MAC_TB_FALCON_RIDGE:
 		return "tb_macpm powers it off when idle";
 	case MAC_TB_TITAN_RIDGE:
+		/* its SSDT's RTPC is a stub: only TRPE works (thunderbolt3 facts) */
+		if (!strcmp(m->family, "MacPro") && m->major == 7)
+			return "tb_macpm keeps it on (TRPE only: not implemented yet)";
 		return "tb_macpm powers it off when idle (RTPC votes, root port _PS3)";
 	case MAC_TB_ALPINE_RIDGE:
-		return "tb_macpm keeps it on (its plug GPE is not handled yet)";
+		return "tb_macpm powers it off when idle (RTPC votes, root port _PS3, level plug GPE)";
 	case MAC_TB_ICE_LAKE:
 		return "not tb_macpm's (integrated)";
 	default:
