@@ -564,6 +564,8 @@ static void tb_bind(struct pci_dev *nhi)
 	pm_runtime_mark_last_busy(&ctrl->dev);
 	pm_runtime_put_autosuspend(&ctrl->dev);
 	pm_runtime_put(&rp->dev);
+	/* a port left active by a lost idle notification (tb_ctrl_nudge()) */
+	tb_ctrl_settle(ctrl);
 	return;
 
 err_put:

@@ -96,6 +96,8 @@
  * @look_work: holds them resumed to look for what is plugged in: after a
  *	refused power-down, a plug during system sleep, Alpine Ridge's plug GPE
  * @recover_work: clears the PM core's error after a failed power-up
+ * @settle_work: tells the devices below the upstream port to idle, a while
+ *	after a power-up (tb_ctrl_settle())
  */
 struct tb_ctrl {
 	struct device dev;
@@ -159,6 +161,7 @@ struct tb_ctrl {
 	struct delayed_work hold_work;
 	struct work_struct look_work;
 	struct work_struct recover_work;
+	struct delayed_work settle_work;
 };
 
 extern bool tb_power_down;
@@ -171,5 +174,6 @@ void tb_ctrl_wait_released(void);
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
+void tb_ctrl_settle(struct tb_ctrl *ctrl);
 
 #endif

@@ -33,6 +33,8 @@
  */
 #define TB_UP_RETRY_MS		1000
 #define TB_MAX_UP_FAILURES	5
+/* How long after a power-up the devices below it are told to idle again. */
+#define TB_SETTLE_MS		2000
 
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
 #define TB_REFUSED_REASON	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again"
@@ -372,6 +374,52 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 	return 0;
 }
 
+/*
+ * Ask every device of the controller to idle: see tb_ctrl_nudge(). The
+ * PM core only does something where nothing holds the device and it has
+ * no active child.
+ */
+static int tb_nudge_one(struct pci_dev *pdev, void *unused)
+{
+	pm_request_idle(&pdev->dev);
+	return 0;
+}
+
+/**
+ * tb_ctrl_nudge() - let devices idle whose idle notification was lost
+ * @ctrl: the controller
+ *
+ * Powering the upstream port up from D3cold makes the PCI core request a
+ * resume of every device below it (pci_resume_bus(), asynchronous). A
+ * child that suspends again at once (a device without a driver) notifies
+ * its parent port while the port's own resume request is still pending;
+ * the PM core drops that notification, and the request then finds the
+ * port active and does nothing more: the port, and with it the whole
+ * chain, stays active with no active child, and the controller on for
+ * good. An idle request to every device once things have settled undoes
+ * that, and costs nothing where something is in use. Done a while after
+ * each power-up and after a controller is taken (one left that way
+ * before), from a work item: pci_walk_bus() takes pci_bus_sem.
+ */
+static void tb_ctrl_nudge(struct tb_ctrl *ctrl)
+{
+	pci_walk_bus(ctrl->upsb->subordinate, tb_nudge_one, NULL);
+	pm_request_idle(&ctrl->upsb->dev);
+}
+
+static void tb_settle_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl, settle_work);
+
+	tb_ctrl_nudge(ctrl);
+}
+
+/* tb_ctrl_nudge() a while from now (not under the caller's locks). */
+void tb_ctrl_settle(struct tb_ctrl *ctrl)
+{
+	mod_delayed_work(system_wq, &ctrl->settle_work, msecs_to_jiffies(TB_SETTLE_MS));
+}
+
 static int tb_ctrl_runtime_suspend(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
@@ -409,6 +457,8 @@ static int tb_ctrl_runtime_resume(struct device *dev)
 			start = ctrl->wake_req;
 		ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), start);
 		ctrl->wake_req = 0;
+		if (!ctrl->dying)
+			tb_ctrl_settle(ctrl);
 		dev_dbg(dev, "powered on in %u ms\n", ctrl->last_wake_ms);
 	}
 	mutex_unlock(&ctrl->lock);
@@ -486,6 +536,7 @@ static int tb_ctrl_resume_noirq(struct device *dev)
 			tb_account(ctrl);
 			ctrl->off = false;
 			pm_runtime_set_active(dev);
+			tb_ctrl_settle(ctrl);
 			dev_dbg(dev, "%s in %lld ms before the upstream port's resume_noirq\n",
 				ctrl->votes ? "votes given back" : "switch reset, powered on",
 				ktime_ms_delta(ktime_get(), start));
@@ -883,6 +934,7 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 	INIT_WORK(&ctrl->gpe_work, ctrl->own_gpe ? tb_level_gpe_work : tb_gpe_work);
 	INIT_DELAYED_WORK(&ctrl->rearm_work, tb_rearm_work);
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
+	INIT_DELAYED_WORK(&ctrl->settle_work, tb_settle_work);
 	INIT_WORK(&ctrl->look_work, tb_look_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
 	if (ctrl->has_notify) {
@@ -958,6 +1010,7 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
+	cancel_delayed_work_sync(&ctrl->settle_work);
 	tb_release_ports(ctrl, true);
 }
 
