@@ -549,6 +549,24 @@ tb_raise()
 	fi
 }
 
+# tb_plug N: a plug on controller N as its firmware reports it, where the
+# harness can (EXPECT_TB_GPE_SOURCE): a GPE QEMU raises (cpu), or Titan
+# Ridge's GPE method, whose notify of the NHI is real ACPICA (method)
+tb_plug()
+{
+	if [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" "$1")" = method ]; then
+		tb_eval "$(tb_attr "$1" plug_source | sed -n 's/.*(\(\\_GPE\._[LE][0-9A-F]*\) in .*/\1/p')" > /dev/null
+	else
+		tb_raise "$1"
+	fi
+}
+
+# tb_cuts_name N: what TCOF counts on controller N, for test lines
+tb_cuts_name()
+{
+	if tb_votes "$1"; then echo "root port _PS3 cuts"; else echo "XRPE/TRPE(0) calls"; fi
+}
+
 # tb_state N: one line for failure reports
 tb_state()
 {
@@ -558,7 +576,7 @@ tb_state()
 	for _p in $(tb_chain "$_n"); do
 		_d=/sys/bus/pci/devices/$_p/power
 		[ "$(cat "$_d/runtime_status" 2>/dev/null)" = suspended ] ||
-			_awake="$_awake $_p:$(cat "$_d/runtime_status" 2>/dev/null)/$(cat "$_d/control" 2>/dev/null)"
+			_awake="$_awake $_p:$(cat "$_d/runtime_status" 2>/dev/null)/$(cat "$_d/control" 2>/dev/null)/usage=$(cat "$_d/runtime_usage" 2>/dev/null)/kids=$(cat "$_d/runtime_active_kids" 2>/dev/null)"
 	done
 	echo "tb_macpm $(tb_attr "$1" power_state) cycles $(tb_attr "$1" power_cycles) reason '$(tb_attr "$1" stay_on_reason)'," \
 		"fw TPWR $(tb_fw "$1" TPWR) TCON $(tb_fw "$1" TCON) TCOF $(tb_fw "$1" TCOF)," \
@@ -705,7 +723,7 @@ tb_unpowered()
 # --- mac_quirks helpers ----------------------------------------------------------
 
 QUIRKS_DIR=/sys/devices/platform/mac_quirks/quirks
-QUIRK_NAMES="gpe_storm wake_sources mbp_poweroff_window bcm4331_reset apple_nvme tb_cactus_ridge_s2idle osi_darwin uefi_skip_cert"
+QUIRK_NAMES="gpe_storm wake_sources mbp_poweroff_window bcm4331_reset apple_nvme tb_cactus_ridge_s2idle osi_darwin uefi_skip_cert tb_alpine_ridge_s3"
 
 # quirks_load [PARAM=VALUE...]: mac_quirks with the profile's TEST ONLY
 # stand-ins for Apple PCI parts (QUIRKS_TEST_ARGS)

@@ -96,14 +96,6 @@ fi
 method=$(tb_attr 1 plug_source | sed -n 's/.*(\(\\_GPE\._[LE][0-9A-F]*\) in .*/\1/p')
 rxi() { tb_eval "$rp_acpi.TRXI"; }
 tgpe() { tb_eval "$rp_acpi.TGPE"; }
-plug_raise()
-{
-	if [ "$src" = method ]; then
-		tb_eval "$method" > /dev/null
-	else
-		tb_raise 1
-	fi
-}
 if [ "$src" = method ]; then
 	how="$method (run by the test) notified the NHI"
 else
@@ -113,7 +105,7 @@ wakes0=$(tb_attr 1 gpe_wakes)
 rxi0=$(rxi)
 tgpe0=$(tgpe)
 echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
-plug_raise
+tb_plug 1
 if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
    { [ "$src" = method ] || [ "$(rxi)" != "$rxi0" ]; }; then
 	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $tgpe0 -> $(tgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
@@ -140,7 +132,7 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 	if [ "$src" != method ]; then
 		w=$(tb_attr 1 gpe_wakes)
 		g=$(tgpe)
-		plug_raise
+		tb_plug 1
 		tgpe_moved() { [ "$(tgpe)" != "$g" ]; }
 		if wait_until 10 tgpe_moved > /dev/null &&
 		   [ "$(rxi)" = "$rxi0" ] && [ "$(tb_attr 1 gpe_wakes)" = "$w" ] && tb_is 1 on; then
@@ -182,7 +174,7 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 	if ! wait_until 10 window > /dev/null; then
 		fail tb_macpm tb3-plug-in-window "no window with the NHI and the xHCI suspended and the controller on: $(state)"
 	else
-		plug_raise
+		tb_plug 1
 		if t=$(wait_until 2 sh -c "[ \"\$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)\" = active ]"); then
 			# inside the 3 s hold: the NHI still held, the power on
 			sleep 1.5
@@ -204,11 +196,13 @@ fi
 # Alpine Ridge: a method that clears nothing (TEST ONLY TSTK; on the Mac the
 # level stays set and the GPE fires again as soon as it is enabled): more
 # than 10 GPEs in 10 s leave it disabled and the controller on, saying so;
-# writing tb_macpm.power_down tries again, and the next plug is heard.
+# writing tb_macpm.power_down tries again, and the next plug is heard. The
+# host raises 30, 250 ms apart: raises that come while the guest has not yet
+# taken the last one (a busy host) are one GPE, as a level that stays set is.
 if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	tb_fw_set 1 TSTK 1
 	dmesg_mark tb3-storm
-	tb_raise 1 14 600
+	tb_raise 1 30 250
 	wait_until 10 tb_is 1 on > /dev/null
 	sleep 1
 	reason=$(tb_attr 1 stay_on_reason)
@@ -220,17 +214,17 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	case "$reason" in
 	*storm*)
 		if tb_is 1 on && [ "$warns" = 1 ] && [ "$en" = "EN clear" ]; then
-			pass tb_macpm tb3-level-storm-stays-on "14 GPEs raised 600 ms apart, $method flipping nothing: on, $gpe's $en, '$reason', logged once"
+			pass tb_macpm tb3-level-storm-stays-on "30 GPEs raised 250 ms apart ($(awk '{ print $1 }' "/sys/firmware/acpi/interrupts/$gpe") taken in all), $method flipping nothing: on, $gpe's $en, '$reason', logged once"
 		else
 			fail tb_macpm tb3-level-storm-stays-on "reason '$reason' but $(state), $gpe $en, warnings $warns"
 		fi ;;
-	*) fail tb_macpm tb3-level-storm-stays-on "after 14 GPEs: reason '$reason', $(state), $gpe $en" ;;
+	*) fail tb_macpm tb3-level-storm-stays-on "after 30 GPEs raised ($(awk '{ print $1 }' "/sys/firmware/acpi/interrupts/$gpe") taken in all): reason '$reason', $(state), $gpe $en" ;;
 	esac
 	tb_fw_set 1 TSTK 0
 	echo 1 > /sys/module/tb_macpm/parameters/power_down
 	if t=$(wait_until 30 tb_is 1 off); then
 		w=$(tb_attr 1 gpe_wakes)
-		plug_raise
+		tb_plug 1
 		if t2=$(wait_until 15 tb_is 1 on) && [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; then
 			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug powered it up in $t2 s"
 		else
@@ -275,4 +269,27 @@ if wait_until 30 tb_is 1 off > /dev/null && rmmod tb_macpm; then
 	fi
 else
 	fail tb_macpm tb3-unload-powers "not off before the unload, or rmmod failed: $(state)"
+fi
+
+# Reloaded, it powers the controller down again, every time. The unload's
+# power-up makes the PCI core request a resume of every device below the
+# upstream port; the xHCI, without a driver, suspends again at once, and
+# its idle notification to DSB2, whose own resume request is still pending,
+# is dropped by the PM core: DSB2 then stays active with no active child,
+# and the chain with it, unless tb_macpm tells it to idle (tb_ctrl_nudge()).
+# Before that fix, 2 of 5 runs of this boot stayed on at the next test.
+ok=0
+for i in 1 2 3 4 5; do
+	tb_load
+	for n in $EXPECT_TB_NHI; do
+		tb_fast "$n"
+	done
+	wait_until 30 tb_is 1 off > /dev/null || break
+	ok=$i
+	rmmod tb_macpm || break
+done
+if [ "$ok" = 5 ]; then
+	pass tb_macpm tb3-reload-off-again "5 loads, each after an unload that powered the controller up: off again every time"
+else
+	fail tb_macpm tb3-reload-off-again "load $((ok + 1)) of 5: not off after 30 s: $(state)"
 fi
