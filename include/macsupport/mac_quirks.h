@@ -27,6 +27,8 @@
  *	Cactus Ridge ("tb_cactus_ridge_s2idle")
  * @MAC_QUIRK_OSI_DARWIN: _OSI("Darwin") answered true ("osi_darwin")
  * @MAC_QUIRK_UEFI_SKIP_CERT: no db/dbx import on T2 Macs ("uefi_skip_cert")
+ * @MAC_QUIRK_TB_AR_S3: S3 leaves the Alpine Ridge controller dead
+ *	("tb_alpine_ridge_s3")
  * @MAC_QUIRK_COUNT: number of quirks
  */
 enum mac_quirk_id {
@@ -38,6 +40,7 @@ enum mac_quirk_id {
 	MAC_QUIRK_TB_CR_S2IDLE,
 	MAC_QUIRK_OSI_DARWIN,
 	MAC_QUIRK_UEFI_SKIP_CERT,
+	MAC_QUIRK_TB_AR_S3,
 	MAC_QUIRK_COUNT,
 };
 
@@ -50,6 +53,8 @@ enum mac_quirk_id {
  * @MAC_QUIRK_ACT_RESERVE: check that [@start, @start + @size) is reserved
  *	and empty; reserve it if nothing sits in it
  * @MAC_QUIRK_ACT_CHECK_OSI: evaluate _OSI(@osi), which must answer true
+ * @MAC_QUIRK_ACT_CHECK_S2IDLE: the machine must suspend to idle by default
+ *	(mem_sleep_default=s2idle), not to S3
  */
 enum mac_quirk_action {
 	MAC_QUIRK_ACT_NONE,
@@ -57,6 +62,7 @@ enum mac_quirk_action {
 	MAC_QUIRK_ACT_DISABLE_WAKE,
 	MAC_QUIRK_ACT_RESERVE,
 	MAC_QUIRK_ACT_CHECK_OSI,
+	MAC_QUIRK_ACT_CHECK_S2IDLE,
 };
 
 /**

@@ -28,6 +28,25 @@
  * Left out too: XHC1 waking the 2013-2017 MacBook Airs, which only
  * unconfirmed reports name. A row changes what the machine does by default
  * (mac_quirks loads on every Mac): it needs a source.
+ *
+ * Alpine Ridge sleep (MacBookPro14,1 and 14,2, user reports of 2026). On
+ * S3 three things go wrong on a 14,1: thunderbolt.ko's noirq suspend of
+ * the NHI puts the whole chip to sleep, so that the PCI core, which saves
+ * a bridge's config space after its children's noirq suspend, saves all
+ * ones for the upstream and downstream ports and writes them back on
+ * resume (75-107 s resumes, the NHI dead, the xHCI gone); with anything
+ * plugged in, Apple's EFI disables the Thunderbolt root port in its S3
+ * resume path until the next cold boot; and on s2idle the PCI core does
+ * not restore the chip's bridges at all. The out-of-tree tb-ar-shim-dkms
+ * saves the bridges before the NHI's noirq suspend and restores them on
+ * s2idle resume, and has the machine suspend to idle, the one thing that
+ * avoids the EFI's part. A module cannot change the default sleep state:
+ * the row checks it. On a 14,2 both controllers wake the machine from S3
+ * about every 45 s (their PME, through the root ports' and the xHCIs' wake
+ * GPEs 0x69/0x6D, as on 14,1's tables): the row turns that wake-up off,
+ * at the cost of a Thunderbolt device no longer waking it. The 14,2 paths
+ * are those of 14,1's tables (RP05, XHC2 below its DSB2) and 13,3's (the
+ * second controller's xHCI is XHC3); 14,2's own tables were not read.
  */
 
 static const char * const mbp11[] = {
@@ -47,8 +66,17 @@ static const char * const t2_macs[] = {
 	"MacPro7,1", "iMac20,1", "iMac20,2", "iMacPro1,1", NULL
 };
 
+static const char * const mbp14_1[] = { "MacBookPro14,1", NULL };
+static const char * const mbp14_2[] = { "MacBookPro14,2", NULL };
+
 /* MacBookPro11,3's DSDT: LID0 in \_SB (_PRW 0x23), XHC1 under PCI0 (0x0D) */
 static const char * const wake_xhc1_lid0[] = { "\\_SB.PCI0.XHC1", "\\_SB.LID0", NULL };
+
+/* the two Alpine Ridge root ports and xHCIs of a MacBookPro14,2 (see above) */
+static const char * const wake_ar_14_2[] = {
+	"\\_SB.PCI0.RP05", "\\_SB.PCI0.RP09", "\\_SB.PCI0.RP05.UPSB.DSB2.XHC2",
+	"\\_SB.PCI0.RP09.UPSB.DSB2.XHC3", NULL
+};
 
 /* quirk_apple_poweroff_thunderbolt() looks these up below the upstream port */
 static const char * const cr_sx_methods[] = {
@@ -102,6 +130,19 @@ static const struct mac_quirk mac_quirks[] = {
 		.fix =
 			"write disabled to power/wakeup of XHC1's and LID0's devices at every boot (/proc/acpi/wakeup toggles)",
 		.source = "user reports; MacBookPro11,3 DSDT _PRW of XHC1 (0x0D) and LID0 (0x23)",
+	},
+	{
+		.id = MAC_QUIRK_WAKE_SOURCES,
+		.what =
+			"the Alpine Ridge Thunderbolt controllers wake the machine from S3 about every 45 s",
+		.match = { .products = mbp14_2 },
+		.action = MAC_QUIRK_ACT_DISABLE_WAKE,
+		.reach = MAC_QUIRK_MODULE_APPLIES,
+		.wake = wake_ar_14_2,
+		.fix =
+			"write disabled to power/wakeup of RP05's, RP09's, XHC2's and XHC3's devices at every boot (/proc/acpi/wakeup toggles)",
+		.source =
+			"user reports (omarchy issue 12194, pull request 12211); MacBookPro14,1 tables: _PRW 0x69 of RP05, 0x6D of XHC2",
 	},
 	{
 		.id = MAC_QUIRK_MBP_POWEROFF_WINDOW,
@@ -209,6 +250,18 @@ static const struct mac_quirk mac_quirks[] = {
 		.fix = "Linux 5.19 or later",
 		.source =
 			"security/integrity/platform_certs/load_uefi.c uefi_skip_cert[]; commit 155ca952c7ca",
+	},
+	{
+		.id = MAC_QUIRK_TB_AR_S3,
+		.what =
+			"S3 kills the Alpine Ridge Thunderbolt controller (and, with a device plugged in, the EFI its root port until a cold boot)",
+		.match = { .products = mbp14_1 },
+		.action = MAC_QUIRK_ACT_CHECK_S2IDLE,
+		.reach = MAC_QUIRK_MODULE_VERIFIES,
+		.fix =
+			"mem_sleep_default=s2idle (kernel parameter); tb-ar-shim-dkms for its s2idle resume",
+		.source =
+			"user reports (omarchy issue 10593, pull requests 10758 and 9899; omarchy-pkgs pull request 349, tb-ar-shim-dkms)",
 	},
 };
 
@@ -319,6 +372,7 @@ static const char * const mac_quirk_names[] = {
 	[MAC_QUIRK_TB_CR_S2IDLE]	= "tb_cactus_ridge_s2idle",
 	[MAC_QUIRK_OSI_DARWIN]		= "osi_darwin",
 	[MAC_QUIRK_UEFI_SKIP_CERT]	= "uefi_skip_cert",
+	[MAC_QUIRK_TB_AR_S3]		= "tb_alpine_ridge_s3",
 };
 
 const char *mac_quirk_name(enum mac_quirk_id id)

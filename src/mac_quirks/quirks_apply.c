@@ -9,6 +9,7 @@
 
 #include <linux/acpi.h>
 #include <linux/pm_wakeup.h>
+#include <linux/suspend.h>
 
 #include "quirks.h"
 
@@ -403,6 +404,23 @@ static void quirk_check_osi(struct quirk_rec *rec)
 		  rec->row->kernel_fix);
 }
 
+/*
+ * The default sleep state, which only the kernel command line sets
+ * (mem_sleep_default=): suspending to idle avoids what S3 does to the
+ * machine. Checked once, at load; /sys/power/mem_sleep may change it later.
+ */
+static void quirk_check_s2idle(struct quirk_rec *rec)
+{
+	if (pm_suspend_default_s2idle()) {
+		quirk_say(rec, MAC_QUIRK_COVERED,
+			  "the machine suspends to idle by default, not to S3: %s", rec->row->what);
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "the machine suspends to S3 by default: %s",
+		  rec->row->what);
+	quirk_fix(rec);
+}
+
 /**
  * quirk_act() - do a matching row's action and record the outcome
  * @rec: the record; @rec->row is set
@@ -421,6 +439,9 @@ void quirk_act(struct quirk_rec *rec)
 		break;
 	case MAC_QUIRK_ACT_CHECK_OSI:
 		quirk_check_osi(rec);
+		break;
+	case MAC_QUIRK_ACT_CHECK_S2IDLE:
+		quirk_check_s2idle(rec);
 		break;
 	default:
 		quirk_say(rec, MAC_QUIRK_FAILED, "unknown action %d", rec->row->action);

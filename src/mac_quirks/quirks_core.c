@@ -279,6 +279,7 @@ QUIRK_ATTR(MAC_QUIRK_APPLE_NVME, apple_nvme);
 QUIRK_ATTR(MAC_QUIRK_TB_CR_S2IDLE, tb_cactus_ridge_s2idle);
 QUIRK_ATTR(MAC_QUIRK_OSI_DARWIN, osi_darwin);
 QUIRK_ATTR(MAC_QUIRK_UEFI_SKIP_CERT, uefi_skip_cert);
+QUIRK_ATTR(MAC_QUIRK_TB_AR_S3, tb_alpine_ridge_s3);
 
 static struct attribute *quirk_attrs[] = {
 	&quirk_attr_gpe_storm.attr.attr,
@@ -289,6 +290,7 @@ static struct attribute *quirk_attrs[] = {
 	&quirk_attr_tb_cactus_ridge_s2idle.attr.attr,
 	&quirk_attr_osi_darwin.attr.attr,
 	&quirk_attr_uefi_skip_cert.attr.attr,
+	&quirk_attr_tb_alpine_ridge_s3.attr.attr,
 	NULL
 };
 

@@ -228,6 +228,12 @@ static void test_table_consistent(void **state)
 		case MAC_QUIRK_ACT_CHECK_OSI:
 			assert_non_null(q->osi);
 			break;
+		case MAC_QUIRK_ACT_CHECK_S2IDLE:
+			/* a kernel parameter only: checked, never applied */
+			assert_int_equal(q->reach, MAC_QUIRK_MODULE_VERIFIES);
+			assert_non_null(strstr(q->fix, "mem_sleep_default=s2idle"));
+			assert_non_null(q->match.products);
+			break;
 		default:
 			fail_msg("row %zu: unknown action %d", i, q->action);
 		}
@@ -263,6 +269,48 @@ static void test_gpe_rows(void **state)
 
 /* --- decisions per machine ---------------------------------------------------- */
 
+/*
+ * Alpine Ridge sleep: MacBookPro14,1's S3 row is checked by the module (the
+ * default sleep state); 14,2's wake row acts on its root ports and xHCIs,
+ * and on a machine without any of them it cannot occur. Neither row is
+ * any other Mac's.
+ */
+static void test_alpine_ridge_sleep(void **state)
+{
+	static const char * const wake_14_2[] = { "\\_SB.PCI0.RP05", NULL };
+	static const char * const wake_none[] = { "\\_SB.PCI0.RP01", NULL };
+	struct fake_machine none = { 0 };
+	struct fake_machine m = { .wake = wake_14_2 };
+	struct mac_quirk_decision d;
+	const char * const *w;
+	unsigned int n = 0;
+
+	(void)state;
+	d = decide(MAC_QUIRK_TB_AR_S3, "MacBookPro14,1", KV(6, 1), &none, false);
+	assert_true(d.act);
+	assert_int_equal(d.row->action, MAC_QUIRK_ACT_CHECK_S2IDLE);
+	d = decide(MAC_QUIRK_TB_AR_S3, "MacBookPro14,1", KV(6, 12), &none, true);
+	assert_int_equal(d.state, MAC_QUIRK_DISABLED);
+	d = decide(MAC_QUIRK_TB_AR_S3, "MacBookPro13,3", KV(6, 1), &none, false);
+	assert_false(d.act);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro14,2", KV(6, 1), &m, false);
+	assert_true(d.act);
+	for (w = d.row->wake; *w; w++)
+		n++;
+	assert_int_equal(n, 4);
+	assert_string_equal(d.row->wake[0], "\\_SB.PCI0.RP05");
+	m.wake = wake_none;
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro14,2", KV(6, 1), &m, false);
+	assert_false(d.act);
+	assert_true(d.absent);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	d = decide(MAC_QUIRK_WAKE_SOURCES, "MacBookPro14,1", KV(6, 1), &none, false);
+	assert_int_equal(d.state, MAC_QUIRK_NOT_APPLICABLE);
+	assert_null(d.row);
+}
+
 static void test_mbp11_3(void **state)
 {
 	static const char *const want[MAC_QUIRK_COUNT] = {
@@ -272,6 +320,7 @@ static void test_mbp11_3(void **state)
 		[MAC_QUIRK_APPLE_NVME] = "not-applicable",
 		[MAC_QUIRK_TB_CR_S2IDLE] = "not-applicable",
 		[MAC_QUIRK_OSI_DARWIN] = "act", [MAC_QUIRK_UEFI_SKIP_CERT] = "not-applicable",
+		[MAC_QUIRK_TB_AR_S3] = "not-applicable",
 	};
 	/* 11,3 has the root port, but the power-off window is 11,4/11,5's */
 	static const struct fake_pci pci[] = { { 0x8086, 0x8c10, 0xe0, false } };
@@ -384,6 +433,7 @@ static void test_unknown_and_missing_product(void **state)
 		[MAC_QUIRK_APPLE_NVME] = "not-applicable",
 		[MAC_QUIRK_TB_CR_S2IDLE] = "not-applicable",
 		[MAC_QUIRK_OSI_DARWIN] = "act", [MAC_QUIRK_UEFI_SKIP_CERT] = "not-applicable",
+		[MAC_QUIRK_TB_AR_S3] = "not-applicable",
 	};
 	struct fake_machine none = { 0 };
 
@@ -492,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_names_roundtrip),
 		cmocka_unit_test(test_table_consistent),
 		cmocka_unit_test(test_gpe_rows),
+		cmocka_unit_test(test_alpine_ridge_sleep),
 		cmocka_unit_test(test_mbp11_3),
 		cmocka_unit_test(test_mbp11_4_poweroff_window),
 		cmocka_unit_test(test_nvme_by_kernel),
