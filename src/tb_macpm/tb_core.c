@@ -105,8 +105,9 @@
  * it) and holds the NHI and the ports as after any plug. More than ten in
  * ten seconds are a storm (a method that flips nothing, as without
  * _OSI("Darwin")): the GPE stays disabled and the controller on, until
- * tb_macpm.power_down is written. A controller without the votes (TRPE
- * only: MacPro7,1) stays on; stay_on_reason says why.
+ * tb_macpm.power_down is written. A controller without the votes, or
+ * whose RTPC changes nothing (MacPro7,1's is a stub: asked once at load),
+ * stays on; stay_on_reason says why.
  *
  * Limits. System sleep powers an idle controller up in the suspend phase
  * whenever the target is S3 (the PCI core resumes every bridge) or a
@@ -208,6 +209,7 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 #define TB_STAY_ON_TB3_TRPE	"Thunderbolt 3 without RTPC votes and the root port's _PS3 (TRPE only): not implemented yet"
 #define TB_STAY_ON_TB3_EDGE	"Thunderbolt 3: its plug GPE is edge-triggered but not Titan Ridge's, whose method notifies the NHI"
 #define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
+#define TB_STAY_ON_TB3_STUB	"Thunderbolt 3 whose RTPC vote changes nothing (RTBT stays 1, as on MacPro7,1): only TRPE would switch it, not implemented yet"
 
 /*
  * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
@@ -269,6 +271,28 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 }
 
 /*
+ * Whether the NHI's RTPC is a stub that leaves the root port's RTBT alone
+ * (MacPro7,1's returns 0 and writes nothing): the root port's _PS3 would
+ * then never cut, and a switch "off" by the votes would be on. Asked once,
+ * RTPC(0) and RTPC(1) back to back on the NHI only: the xHCI's vote stays
+ * 1 meanwhile, so no _PS3 of the root port can cut in between. A table
+ * without RTBT cannot be asked: its votes are taken as they are.
+ */
+static bool tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle)
+{
+	unsigned long long v;
+	bool stub;
+
+	if (ACPI_FAILURE(acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v)))
+		return false;
+	if (ACPI_FAILURE(acpi_execute_simple_method(ctrl->handle, "RTPC", 0)))
+		return false;
+	stub = ACPI_FAILURE(acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v)) || v;
+	acpi_execute_simple_method(ctrl->handle, "RTPC", 1);
+	return stub;
+}
+
+/*
  * Read the NHI's ACPI methods (and, on Thunderbolt 3, its root port's).
  * Return: NULL if the controller can be managed, else why not.
  */
@@ -278,6 +302,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
+	bool stub;
 
 	if (!ctrl->handle)
 		return "no ACPI companion";
@@ -328,9 +353,14 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	ctrl->has_gpe = false;
 	ctrl->votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
 		      acpi_has_method(rp_handle, "_PS3");
+	stub = ctrl->votes && tb3_vote_is_stub(ctrl, rp_handle);
+	if (stub)
+		ctrl->votes = false;
 	ctrl->mechanism = ctrl->votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
 	if (!tb3_find_plug_gpe(ctrl, rp))
 		ctrl->stay_on = TB_STAY_ON_TB3_NO_PLUG;
+	else if (stub)
+		ctrl->stay_on = TB_STAY_ON_TB3_STUB;
 	else if (!ctrl->votes)
 		ctrl->stay_on = TB_STAY_ON_TB3_TRPE;
 	else if (ctrl->plug_level)
@@ -536,9 +566,9 @@ static void tb_bind(struct pci_dev *nhi)
 
 	/* the root port must be active to get an active child */
 	pm_runtime_get_sync(&rp->dev);
-	tb_ctrl_power_init(ctrl);
 	if (tb_boot_stay_on && !ctrl->stay_on)
 		ctrl->stay_on = tb_boot_stay_on;
+	tb_ctrl_power_init(ctrl);
 	/* held until the upstream port is linked: nothing may cut power before */
 	pm_runtime_get_noresume(&ctrl->dev);
 	pm_runtime_set_active(&ctrl->dev);
@@ -557,6 +587,7 @@ static void tb_bind(struct pci_dev *nhi)
 		ctrl->stay_on = "its upstream port could not be linked to the power switch";
 
 	list_add_tail(&ctrl->node, &tb_ctrls);
+	tb_ctrl_power_start(ctrl);
 	dev_info(&ctrl->dev, "%s controller (NHI %s, %s), power switch of %s%s%s%s\n",
 		 mac_tb_gen_name(gen), pci_name(nhi), ctrl->methods, pci_name(upsb),
 		 ctrl->stay_on ? "; stays on: " : "", ctrl->stay_on ?: "",

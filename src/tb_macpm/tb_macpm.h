@@ -70,6 +70,8 @@
  * @in_sleep: between the switch's prepare and complete callbacks
  * @plug_in_sleep: a plug (notify or own GPE) came during system sleep:
  *	handled in complete
+ * @plug_storm: Alpine Ridge's GPE stormed and is disabled, until
+ *	tb_macpm.power_down is written
  * @dying: being torn down: no more power-downs
  * @stay_on: why it stays powered for good, or NULL
  * @since: when @off last changed
@@ -78,6 +80,8 @@
  * @cycles: completed power-downs
  * @gpe_time: when the plug GPE (or notify) last fired
  * @wake_req: when the pending wake was requested (GPE), or 0
+ * @wake_start: Thunderbolt 3: when the plug came whose power-up is under
+ *	way, until the NHI is resumed; 0 when none
  * @last_wake_ms: latency of the last power-up, request to link up
  * @gpe_wakes: power-ups caused by the plug GPE or notify
  * @spurious: spurious GPEs (XRIL said "off, nothing plugged")
@@ -137,6 +141,7 @@ struct tb_ctrl {
 	bool sleep_off;
 	bool in_sleep;
 	bool plug_in_sleep;
+	bool plug_storm;
 	bool dying;
 	const char *stay_on;
 	ktime_t since;
@@ -145,6 +150,7 @@ struct tb_ctrl {
 	unsigned int cycles;
 	ktime_t gpe_time;
 	ktime_t wake_req;
+	ktime_t wake_start;
 	unsigned int last_wake_ms;
 	unsigned int gpe_wakes;
 	unsigned int spurious;
@@ -172,6 +178,7 @@ void tb_ctrl_count_dev(void);
 void tb_ctrl_wait_released(void);
 
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
+void tb_ctrl_power_start(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
 void tb_ctrl_settle(struct tb_ctrl *ctrl);

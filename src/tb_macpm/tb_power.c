@@ -207,6 +207,8 @@ static const char *tb_blocker(struct tb_ctrl *ctrl)
 {
 	if (ctrl->stay_on)
 		return ctrl->stay_on;
+	if (ctrl->plug_storm)
+		return tb_storm_reason;
 	if (!tb_power_down)
 		return "power-down disabled (tb_macpm.power_down=0)";
 	if (ctrl->dying)
@@ -375,13 +377,14 @@ static int tb_power_on(struct tb_ctrl *ctrl)
 }
 
 /*
- * Ask every device of the controller to idle: see tb_ctrl_nudge(). The
- * PM core only does something where nothing holds the device and it has
- * no active child.
+ * Ask every port of the controller to idle: see tb_ctrl_nudge(). The PM
+ * core only does something where nothing holds the port and it has no
+ * active child.
  */
 static int tb_nudge_one(struct pci_dev *pdev, void *unused)
 {
-	pm_request_idle(&pdev->dev);
+	if (pci_is_bridge(pdev))
+		pm_request_idle(&pdev->dev);
 	return 0;
 }
 
@@ -396,8 +399,11 @@ static int tb_nudge_one(struct pci_dev *pdev, void *unused)
  * the PM core drops that notification, and the request then finds the
  * port active and does nothing more: the port, and with it the whole
  * chain, stays active with no active child, and the controller on for
- * good. An idle request to every device once things have settled undoes
- * that, and costs nothing where something is in use. Done a while after
+ * good (rpm_idle() returns -EAGAIN while a resume request is pending, and
+ * rpm_resume() of an active device sends no idle notification). An idle
+ * request to every port once things have settled undoes that, and costs
+ * nothing where something is in use: a stop-gap for what the PM core or
+ * pci_resume_bus() could do themselves. Done a while after
  * each power-up and after a controller is taken (one left that way
  * before), from a work item: pci_walk_bus() takes pci_bus_sem.
  */
@@ -435,6 +441,7 @@ static int tb_ctrl_runtime_suspend(struct device *dev)
 		tb_account(ctrl);
 		ctrl->off = true;
 		ctrl->cycles++;
+		ctrl->wake_start = 0;
 		dev_dbg(dev, "powered off\n");
 	}
 out:
@@ -455,11 +462,21 @@ static int tb_ctrl_runtime_resume(struct device *dev)
 		ctrl->off = false;
 		if (ctrl->wake_req)
 			start = ctrl->wake_req;
-		ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), start);
+		/*
+		 * Thunderbolt 3: the power comes with the upstream port's
+		 * _PS0, after this; a plug's wake is timed once the NHI is
+		 * resumed (tb_hold_ports()).
+		 */
+		if (ctrl->votes) {
+			/* timed for a plug only (0 otherwise) */
+			ctrl->wake_start = ctrl->wake_req;
+		} else {
+			ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), start);
+			dev_dbg(dev, "powered on in %u ms\n", ctrl->last_wake_ms);
+		}
 		ctrl->wake_req = 0;
 		if (!ctrl->dying)
 			tb_ctrl_settle(ctrl);
-		dev_dbg(dev, "powered on in %u ms\n", ctrl->last_wake_ms);
 	}
 	mutex_unlock(&ctrl->lock);
 	return ret;
@@ -536,7 +553,8 @@ static int tb_ctrl_resume_noirq(struct device *dev)
 			tb_account(ctrl);
 			ctrl->off = false;
 			pm_runtime_set_active(dev);
-			tb_ctrl_settle(ctrl);
+			if (!ctrl->dying)
+				tb_ctrl_settle(ctrl);
 			dev_dbg(dev, "%s in %lld ms before the upstream port's resume_noirq\n",
 				ctrl->votes ? "votes given back" : "switch reset, powered on",
 				ktime_ms_delta(ktime_get(), start));
@@ -574,7 +592,6 @@ static int tb_ctrl_resume(struct device *dev)
 static void tb_ctrl_complete(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
-	bool plug;
 
 	mutex_lock(&ctrl->lock);
 	/* still off (nothing resumed the ports): listen for plugs again */
@@ -582,12 +599,11 @@ static void tb_ctrl_complete(struct device *dev)
 		tb_arm(ctrl);
 	ctrl->sleep_off = false;
 	ctrl->in_sleep = false;
-	plug = ctrl->plug_in_sleep && !ctrl->dying;
+	/* a plug heard during the transition: look at it now */
+	if (ctrl->plug_in_sleep && !ctrl->dying)
+		schedule_work(&ctrl->look_work);
 	ctrl->plug_in_sleep = false;
 	mutex_unlock(&ctrl->lock);
-	/* a plug heard during the transition: look at it now */
-	if (plug)
-		schedule_work(&ctrl->look_work);
 }
 
 static const struct dev_pm_ops tb_ctrl_pm_ops = {
@@ -659,6 +675,15 @@ static void tb_hold_ports(struct tb_ctrl *ctrl)
 	ctrl->held = true;
 	mutex_unlock(&ctrl->lock);
 	pm_runtime_get_sync(&ctrl->nhi->dev);
+	/* Thunderbolt 3: powered up for this plug, and the NHI usable */
+	mutex_lock(&ctrl->lock);
+	if (ctrl->wake_start) {
+		ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), ctrl->wake_start);
+		ctrl->wake_start = 0;
+		dev_dbg(&ctrl->dev, "powered on, NHI resumed, %u ms after the plug\n",
+			ctrl->last_wake_ms);
+	}
+	mutex_unlock(&ctrl->lock);
 	for (i = 0; i < ctrl->ndsb; i++)
 		pm_runtime_get_sync(&ctrl->dsb[i]->dev);
 	schedule_delayed_work(&ctrl->hold_work, msecs_to_jiffies(tb_plug_hold_ms));
@@ -751,7 +776,8 @@ static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
 	struct tb_ctrl *ctrl = data;
 
 	WRITE_ONCE(ctrl->gpe_time, ktime_get());
-	schedule_work(&ctrl->gpe_work);
+	/* the work runs AML: on CPU 0, as ACPICA runs GPE methods (osl.c) */
+	queue_work_on(0, system_wq, &ctrl->gpe_work);
 	return ACPI_INTERRUPT_HANDLED;
 }
 
@@ -859,21 +885,31 @@ static void tb_level_gpe_work(struct work_struct *work)
 	ktime_t now = READ_ONCE(ctrl->gpe_time);
 	acpi_status status;
 
-	status = acpi_evaluate_object(NULL, ctrl->plug_method, NULL, NULL);
 	mutex_lock(&ctrl->lock);
+	/*
+	 * Being released: the GPE stays as the handler left it, disabled
+	 * with its status set, and the firmware's method, its dispatch
+	 * again once the handler is gone, takes it (once).
+	 */
+	if (ctrl->dying || ctrl->plug_storm) {
+		mutex_unlock(&ctrl->lock);
+		return;
+	}
+	status = acpi_evaluate_object(NULL, ctrl->plug_method, NULL, NULL);
 	if (ACPI_FAILURE(status)) {
 		ctrl->errors++;
 		dev_err_ratelimited(&ctrl->dev, "%s failed: %s\n", ctrl->plug_method,
 				    acpi_format_exception(status));
 	}
-	/* being released: the GPE is the firmware's again, disabled by us */
-	if (ctrl->dying) {
-		mutex_unlock(&ctrl->lock);
-		return;
-	}
 	if (tb_storm(ctrl, now)) {
-		/* left disabled: enabled again, a level GPE that stays set fires at once */
-		ctrl->stay_on = tb_storm_reason;
+		/*
+		 * Disabled for good, not only for this dispatch: system
+		 * resume enables every GPE that has users again.
+		 */
+		ctrl->plug_storm = true;
+		acpi_disable_gpe(NULL, ctrl->plug_gpe);
+		ctrl->plug_gpe_on = false;
+		acpi_finish_gpe(NULL, ctrl->plug_gpe);
 		mutex_unlock(&ctrl->lock);
 		dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms: disabled, the controller stays powered\n",
 			 ctrl->plug_gpe, TB_STORM_MAX + 1, TB_STORM_WINDOW_MS);
@@ -925,18 +961,40 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 {
 	acpi_status status;
 
-	/*
-	 * Kept on for good already (no xHCI vote, _OSI("Darwin") false, ...):
-	 * the firmware's method keeps Alpine Ridge's GPE, as without us.
-	 */
-	if (ctrl->stay_on)
-		ctrl->own_gpe = false;
 	INIT_WORK(&ctrl->gpe_work, ctrl->own_gpe ? tb_level_gpe_work : tb_gpe_work);
 	INIT_DELAYED_WORK(&ctrl->rearm_work, tb_rearm_work);
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
 	INIT_DELAYED_WORK(&ctrl->settle_work, tb_settle_work);
 	INIT_WORK(&ctrl->look_work, tb_look_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
+	if (!ctrl->has_gpe)
+		return 0;
+	status = acpi_install_gpe_handler(NULL, ctrl->gpe, tb_gpe_type(ctrl->gpe),
+					  tb_gpe_handler, ctrl);
+	if (ACPI_FAILURE(status)) {
+		ctrl->has_gpe = false;
+		ctrl->stay_on = "its plug GPE handler cannot be installed";
+		dev_err(&ctrl->dev, "cannot install a handler for GPE 0x%02x: %s\n", ctrl->gpe,
+			acpi_format_exception(status));
+	}
+	return 0;
+}
+
+/*
+ * Thunderbolt 3: listen for plugs, once the controller is set up (its ports
+ * linked) and before it may go off. The notify and Alpine Ridge's GPE are
+ * handled whenever they come, so not earlier.
+ */
+void tb_ctrl_power_start(struct tb_ctrl *ctrl)
+{
+	acpi_status status;
+
+	/*
+	 * Kept on for good already (no xHCI vote, _OSI("Darwin") false, ...):
+	 * the firmware's method keeps Alpine Ridge's GPE, as without us.
+	 */
+	if (ctrl->stay_on)
+		ctrl->own_gpe = false;
 	if (ctrl->has_notify) {
 		status = acpi_install_notify_handler(ctrl->handle, ACPI_SYSTEM_NOTIFY, tb_notify,
 						     ctrl);
@@ -961,28 +1019,20 @@ int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 			ctrl->stay_on = "its plug GPE handler cannot be installed";
 			dev_err(&ctrl->dev, "cannot install a handler for GPE 0x%02x: %s\n",
 				ctrl->plug_gpe, acpi_format_exception(status));
-			return 0;
+			return;
 		}
 		status = acpi_enable_gpe(NULL, ctrl->plug_gpe);
 		if (ACPI_SUCCESS(status)) {
 			ctrl->plug_gpe_on = true;
 		} else {
+			/* the firmware's method takes it back */
+			acpi_remove_gpe_handler(NULL, ctrl->plug_gpe, tb_gpe_handler);
+			ctrl->own_gpe = false;
 			ctrl->stay_on = "its plug GPE cannot be enabled";
 			dev_err(&ctrl->dev, "cannot enable GPE 0x%02x: %s\n", ctrl->plug_gpe,
 				acpi_format_exception(status));
 		}
 	}
-	if (!ctrl->has_gpe)
-		return 0;
-	status = acpi_install_gpe_handler(NULL, ctrl->gpe, tb_gpe_type(ctrl->gpe),
-					  tb_gpe_handler, ctrl);
-	if (ACPI_FAILURE(status)) {
-		ctrl->has_gpe = false;
-		ctrl->stay_on = "its plug GPE handler cannot be installed";
-		dev_err(&ctrl->dev, "cannot install a handler for GPE 0x%02x: %s\n", ctrl->gpe,
-			acpi_format_exception(status));
-	}
-	return 0;
 }
 
 /* Called with the controller powered and runtime PM held. */
@@ -1022,11 +1072,14 @@ void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 		ctrl->stay_on = NULL;
 		ctrl->refused_in_row = 0;
 	}
-	/* Alpine Ridge after a storm: the GPE cleared and enabled again */
-	if (ctrl->stay_on == tb_storm_reason && !ctrl->dying) {
-		ctrl->stay_on = NULL;
+	/* Alpine Ridge after a storm: the GPE enabled again */
+	if (ctrl->plug_storm && !ctrl->dying) {
+		ctrl->plug_storm = false;
 		ctrl->storm_count = 0;
-		acpi_finish_gpe(NULL, ctrl->plug_gpe);
+		if (ACPI_SUCCESS(acpi_enable_gpe(NULL, ctrl->plug_gpe)))
+			ctrl->plug_gpe_on = true;
+		else
+			dev_err(&ctrl->dev, "cannot enable GPE 0x%02x again\n", ctrl->plug_gpe);
 	}
 	mutex_unlock(&ctrl->lock);
 	if (tb_power_down)
