@@ -44,9 +44,12 @@
  * the row checks it. On a 14,2 both controllers wake the machine from S3
  * about every 45 s (their PME, through the root ports' and the xHCIs' wake
  * GPEs 0x69/0x6D, as on 14,1's tables): the row turns that wake-up off,
- * at the cost of a Thunderbolt device no longer waking it. The 14,2 paths
- * are those of 14,1's tables (RP05, XHC2 below its DSB2) and 13,3's (the
- * second controller's xHCI is XHC3); 14,2's own tables were not read.
+ * at the cost of a Thunderbolt device no longer waking it. Which devices:
+ * the ones the owner's fix turns off in /proc/acpi/wakeup (RP05, RP09,
+ * XHC2, XHC3, named there as the Thunderbolt ones); their full paths are
+ * inferred from 14,1's tables (RP05, XHC2 below its DSB2) and 13,3's (the
+ * second controller's xHCI is XHC3), 14,2's own tables not having been
+ * read. A path that is not there is reported as absent, not guessed at.
  */
 
 static const char * const mbp11[] = {
@@ -142,7 +145,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.fix =
 			"write disabled to power/wakeup of RP05's, RP09's, XHC2's and XHC3's devices at every boot (/proc/acpi/wakeup toggles)",
 		.source =
-			"user reports (omarchy issue 12194, pull request 12211); MacBookPro14,1 tables: _PRW 0x69 of RP05, 0x6D of XHC2",
+			"user reports (github.com/omacom/omarchy issue 12194; pull request 12211 turns off RP05, RP09, XHC2, XHC3); paths as in MacBookPro14,1's tables (_PRW 0x69 of RP05, 0x6D of XHC2)",
 	},
 	{
 		.id = MAC_QUIRK_MBP_POWEROFF_WINDOW,
@@ -261,7 +264,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.fix =
 			"mem_sleep_default=s2idle (kernel parameter); tb-ar-shim-dkms for its s2idle resume",
 		.source =
-			"user reports (omarchy issue 10593, pull requests 10758 and 9899; omarchy-pkgs pull request 349, tb-ar-shim-dkms)",
+			"user reports (github.com/omacom/omarchy issue 10593, pull requests 10758 and 9899; omacom/omarchy-pkgs pull request 349, tb-ar-shim-dkms)",
 	},
 };
 

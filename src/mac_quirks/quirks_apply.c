@@ -405,18 +405,24 @@ static void quirk_check_osi(struct quirk_rec *rec)
 }
 
 /*
- * The default sleep state, which only the kernel command line sets
- * (mem_sleep_default=): suspending to idle avoids what S3 does to the
- * machine. Checked once, at load; /sys/power/mem_sleep may change it later.
+ * The sleep state "mem" means: suspending to idle avoids what S3 does to
+ * the machine. mem_sleep_default= sets it from boot on, and writes to
+ * /sys/power/mem_sleep change it; a module can do neither. Checked once, at
+ * load: the decision says what held then.
  */
 static void quirk_check_s2idle(struct quirk_rec *rec)
 {
-	if (pm_suspend_default_s2idle()) {
-		quirk_say(rec, MAC_QUIRK_COVERED,
-			  "the machine suspends to idle by default, not to S3: %s", rec->row->what);
+	if (!IS_ENABLED(CONFIG_SUSPEND)) {
+		quirk_say(rec, MAC_QUIRK_NOT_APPLICABLE,
+			  "the kernel cannot suspend (CONFIG_SUSPEND=n): %s", rec->row->what);
 		return;
 	}
-	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "the machine suspends to S3 by default: %s",
+	if (pm_suspend_default_s2idle()) {
+		quirk_say(rec, MAC_QUIRK_COVERED,
+			  "\"mem\" is suspend to idle, not S3, at load: %s", rec->row->what);
+		return;
+	}
+	quirk_say(rec, MAC_QUIRK_CANNOT_APPLY, "\"mem\" is S3 (deep) at load: %s",
 		  rec->row->what);
 	quirk_fix(rec);
 }
