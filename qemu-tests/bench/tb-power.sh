@@ -7,7 +7,8 @@
 # - plug to usable: from the plug GPE (timestamped in the GPE handler) to the
 #   upstream port answering after XRPE/TRPE(1), against the power-up delay
 #   the SSDT simulates (TUPD = 1000 ms): the overhead is what tb_macpm adds
-#   (goal: at most 5 %);
+#   (goal: at most 5 %); on Thunderbolt 3, from the plug GPE or notify to
+#   the NHI resumed, the upstream port's _PS0 (TUPD) powering in between;
 # - the time of one power cycle (plug GPE, power-up, idle, power-down) with
 #   100 ms delays, median of 10.
 # TCG: compare ratios and medians, not absolute times.
@@ -30,7 +31,7 @@ tb_fw_set 1 TUPD 1000
 lat=
 for i in 1 2 3 4 5; do
 	tb_fw_set 1 TPLG 1
-	tb_raise 1
+	tb_plug 1
 	wait_until 15 tb_is 1 on > /dev/null
 	lat="$lat $(tb_attr 1 last_wake_ms)"
 	tb_fw_set 1 TPLG 0
@@ -45,11 +46,11 @@ cyc=
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	t0=$(uptime_cs)
 	tb_fw_set 1 TPLG 1
-	tb_raise 1
+	tb_plug 1
 	wait_until 15 tb_is 1 on > /dev/null
 	tb_fw_set 1 TPLG 0
 	wait_until 20 tb_is 1 off > /dev/null
 	cyc="$cyc $(( $(uptime_cs) - t0 ))"
 done
 cmed=$(echo $cyc | tr ' ' '\n' | sort -n | sed -n 5p)
-echo "bench tb_macpm idle_off_share_pct=$share plug_to_usable_median_ms=$med simulated_power_up_ms=1000 overhead_pct=$ovh latencies_ms='${lat# }' power_cycle_median_cs=$cmed (delays ${TB_FAST_MS} ms, plug hold 500 ms)" > "$RESULTS"
+echo "bench tb_macpm mechanism='$(tb_attr 1 mechanism)' idle_off_share_pct=$share plug_to_usable_median_ms=$med simulated_power_up_ms=1000 overhead_pct=$ovh latencies_ms='${lat# }' power_cycle_median_cs=$cmed (delays ${TB_FAST_MS} ms, plug hold 500 ms)" > "$RESULTS"

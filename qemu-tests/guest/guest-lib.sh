@@ -599,7 +599,7 @@ tb_fw_index()
 	case $1 in
 	TPWR) echo 0 ;; TPLG) echo 1 ;; TUPD) echo 2 ;;
 	TFLT) echo 3 ;; TCON) echo 4 ;; TCOF) echo 5 ;;
-	TSTK) echo 6 ;;		# MacBookPro13,3's tb.asl only
+	TSTK) echo 6 ;; TSTB) echo 7 ;;	# MacBookPro13,3's and 14,1's tb.asl only
 	*) echo 255 ;;
 	esac
 }

@@ -135,7 +135,7 @@ check tb_macpm only-listed-controllers [ "$n" -eq "$(echo $EXPECT_TB_NHI | wc -w
 # CPU hotplug here) draws no ACPICA complaint (e.g. a level/edge mismatch)
 acpi=$(dmesg_since tb-bind | grep -E 'ACPI (Warning|Error|BIOS Error)' | head -n 2 | tr '\n' ' ')
 if [ -z "$acpi" ]; then
-	pass tb_macpm gpe-handlers-quiet "plug GPEs (XRIN, or Thunderbolt 3's): $(cat "$TB_CLASS"/*/plug_source | sed -n 's/^GPE \(0x[0-9a-f]*\).*/\1/p' | tr '\n' ' ')"
+	pass tb_macpm gpe-handlers-quiet "GPEs with a tb_macpm handler (XRIN, Alpine Ridge's level one): $(cat "$TB_CLASS"/*/plug_source | sed -n -e 's/^GPE \(0x[0-9a-f]*\) (XRIN).*/\1/p' -e 's/^GPE \(0x[0-9a-f]*\), level.*/\1/p' | tr '\n' ' ')"
 else
 	fail tb_macpm gpe-handlers-quiet "$acpi"
 fi

@@ -23,9 +23,12 @@
 # QEMU cannot raise GPE 0x4b, so the test runs the firmware's _E4B itself,
 # which notifies the NHI as on the Mac (the notify is real ACPICA). Alpine
 # Ridge: the plug GPE is 0x02, which QEMU raises on a CPU hot-add request,
-# not the Mac's 0x55; the pad's RX inversion, which its method flips, is
-# TEST ONLY state (TRXI), and QEMU's GPE does not stay set as a level one
-# does: the storm is the host raising it 14 times. The NHI is the
+# not the Mac's (0x55 on MacBookPro13,3, 0x32 on 14,1); the pad's RX
+# inversion, which its method flips, is TEST ONLY state (TRXI), and QEMU's
+# GPE does not stay set as a level one does: the storm is the host raising
+# it 30 times. TCON and TCOF count UPSB's _PS0 power-ups and the root
+# port's _PS3 cuts (and TRPE's, which TTRP counts apart: tb_macpm must call
+# none on these). The NHI is the
 # stand-in driver's; the xHCI is QEMU's qemu-xhci without a driver (QEMU's
 # has no PM capability, so xhci-pci would keep it resumed for good; the
 # real 15ec's runtime PM is allowed by xhci-pci's quirk): "in use" is its
@@ -43,12 +46,8 @@ rp=$(basename "$(readlink -f "$TB_CLASS/$nhi/../..")")
 for n in $EXPECT_TB_NHI; do
 	tb_fast "$n"
 done
+# (tb_fast lets every controller's xHCI runtime-suspend, as xhci-pci does)
 xhci=$(tb_find_dev 1b36:000d "$nhi")
-# every controller's xHCI idle: runtime PM allowed, as xhci-pci does for
-# Titan Ridge's own
-for n in $EXPECT_TB_NHI; do
-	x=$(tb_find_dev 1b36:000d "$n") && echo auto > "/sys/bus/pci/devices/$x/power/control"
-done
 other_on0=$(tb_fw 2 TCON)
 votes() { echo "RTBT/RUSB $(tb_eval "$rp_acpi.RTBT")/$(tb_eval "$rp_acpi.RUSB")"; }
 state() { echo "$(tb_state 1), $(votes), root port $rp $(cat /sys/bus/pci/devices/$rp/power/runtime_status), xHCI ${xhci:-none} $(cat /sys/bus/pci/devices/$xhci/power/runtime_status 2>/dev/null)"; }
@@ -128,19 +127,6 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 	pass tb_macpm tb3-plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
 	host_request '{"execute":"device_del","arguments":{"id":"tb3dev1"}}' > /dev/null
 	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
-	# Alpine Ridge: the unplug is the same GPE, the pad back to idle
-	if [ "$src" != method ]; then
-		w=$(tb_attr 1 gpe_wakes)
-		g=$(tgpe)
-		tb_plug 1
-		tgpe_moved() { [ "$(tgpe)" != "$g" ]; }
-		if wait_until 10 tgpe_moved > /dev/null &&
-		   [ "$(rxi)" = "$rxi0" ] && [ "$(tb_attr 1 gpe_wakes)" = "$w" ] && tb_is 1 on; then
-			pass tb_macpm tb3-unplug-gpe "the unplug's GPE while on: $method ran again (runs $g -> $(tgpe)), pad inversion back to $rxi0, no power change, plug wakes $w"
-		else
-			fail tb_macpm tb3-unplug-gpe "method runs $g -> $(tgpe), pad inversion $(rxi) (want $rxi0), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
-		fi
-	fi
 else
 	fail tb_macpm tb3-plug-enumerated "nothing under $dsb after 15 s; $(state)"
 fi
@@ -149,6 +135,27 @@ if t=$(wait_until 30 tb_is 1 off); then
 	pass tb_macpm tb3-unplug-off-again "off again $t s after the device left, $(votes)"
 else
 	fail tb_macpm tb3-unplug-off-again "$(state)"
+fi
+# Alpine Ridge: the unplug is the same GPE, the pad back to idle. While the
+# controller is on (the xHCI in use holds it), the GPE runs the method and
+# changes nothing else: no power-up, no cut, no plug wake.
+if [ "$src" != method ]; then
+	echo on > "/sys/bus/pci/devices/$xhci/power/control"
+	if wait_until 15 tb_is 1 on > /dev/null; then
+		w=$(tb_attr 1 gpe_wakes) g=$(tgpe) r=$(rxi) c=$(tb_fw 1 TCON) f=$(tb_fw 1 TCOF)
+		tb_plug 1
+		tgpe_moved() { [ "$(tgpe)" != "$g" ]; }
+		if wait_until 10 tgpe_moved > /dev/null && [ "$(rxi)" != "$r" ] &&
+		   [ "$(tb_fw 1 TCON)" = "$c" ] && [ "$(tb_fw 1 TCOF)" = "$f" ] &&
+		   [ "$(tb_attr 1 gpe_wakes)" = "$w" ]; then
+			pass tb_macpm tb3-gpe-while-on "a GPE while on (the unplug's): $method ran (runs $g -> $(tgpe), pad inversion $r -> $(rxi)), no power-up or cut (TCON $c, TCOF $f), plug wakes $w"
+		else
+			fail tb_macpm tb3-gpe-while-on "method runs $g -> $(tgpe), pad inversion $r -> $(rxi), TCON $c -> $(tb_fw 1 TCON), TCOF $f -> $(tb_fw 1 TCOF), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
+		fi
+	else
+		fail tb_macpm tb3-gpe-while-on "not on with the xHCI in use: $(state)"
+	fi
+	echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 fi
 check tb_macpm tb3-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
@@ -174,12 +181,19 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 	if ! wait_until 10 window > /dev/null; then
 		fail tb_macpm tb3-plug-in-window "no window with the NHI and the xHCI suspended and the controller on: $(state)"
 	else
+		# the plug must come while the controller is still on: no power
+		# cycle may start and no plug wake be counted meanwhile
+		cyc=$(tb_attr 1 power_cycles) w=$(tb_attr 1 gpe_wakes)
+		t0=$(uptime_cs)
 		tb_plug 1
 		if t=$(wait_until 2 sh -c "[ \"\$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)\" = active ]"); then
-			# inside the 3 s hold: the NHI still held, the power on
-			sleep 1.5
-			if tb_is 1 on && [ "$(nhi_rt)" = active ]; then
-				pass tb_macpm tb3-plug-in-window "a plug while the switch waited (NHI suspended, still on): NHI resumed $t s later and still held 1.5 s after, on, $(votes)"
+			# 2.5 s after the plug, inside its 3 s hold: still held, on
+			left=$((t0 + 250 - $(uptime_cs)))
+			[ "$left" -gt 0 ] && sleep "$(awk -v c="$left" 'BEGIN { printf "%.2f", c / 100 }')"
+			if [ "$(tb_attr 1 power_cycles)" != "$cyc" ] || [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; then
+				fail tb_macpm tb3-plug-in-window "not in the window: the controller went off before the plug (cycles $cyc -> $(tb_attr 1 power_cycles), plug wakes $w -> $(tb_attr 1 gpe_wakes))"
+			elif tb_is 1 on && [ "$(nhi_rt)" = active ]; then
+				pass tb_macpm tb3-plug-in-window "a plug while the switch waited (NHI suspended, still on, no power cycle before it): NHI resumed $t s later and still held 2.5 s after the plug, on, $(votes)"
 			else
 				fail tb_macpm tb3-plug-in-window "NHI resumed but not held for the plug: $(state)"
 			fi
@@ -233,6 +247,8 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	else
 		fail tb_macpm tb3-level-storm-retry "not off 30 s after power_down was written: $(state), '$(tb_attr 1 stay_on_reason)'"
 	fi
+elif [ "$src" != method ]; then
+	fail tb_macpm tb3-level-storm-stays-on "not off before the storm: $(state)"
 fi
 
 # The root port's runtime PM forbidden (its power/control "on"): the
@@ -242,10 +258,15 @@ echo on > "/sys/bus/pci/devices/$rp/power/control"
 echo on > "/sys/bus/pci/devices/$xhci/power/control"
 wait_until 15 tb_is 1 on > /dev/null
 echo auto > "/sys/bus/pci/devices/$xhci/power/control"
-sleep 2
+# the chain idle (the upstream port suspended), then past the switch's delay
+# and tb_macpm's settle nudge (2 s after the power-up)
+upsb=$(tb_upsb "$nhi")
+upsb_idle() { [ "$(cat "/sys/bus/pci/devices/$upsb/power/runtime_status")" = suspended ]; }
+wait_until 10 upsb_idle > /dev/null
+sleep 2.5
 reason=$(tb_attr 1 stay_on_reason)
 if tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#its root port may not}" ]; then
-	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2 s after the xHCI idled, $(votes), '$reason'"
+	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2.5 s after the upstream port suspended, $(votes), '$reason'"
 else
 	fail tb_macpm tb3-root-port-forbidden-stays-on "$(state), reason '$reason'"
 fi
@@ -292,4 +313,36 @@ if [ "$ok" = 5 ]; then
 	pass tb_macpm tb3-reload-off-again "5 loads, each after an unload that powered the controller up: off again every time"
 else
 	fail tb_macpm tb3-reload-off-again "load $((ok + 1)) of 5: not off after 30 s: $(state)"
+fi
+
+# An RTPC that changes nothing (MacPro7,1's returns 0 and leaves RTBT at
+# 1; TEST ONLY TSTB here): the votes would never let _PS3 cut, and "off"
+# would be a lie. tb_macpm asks once, at load, and keeps such a controller
+# on, saying why, with TRPE as its mechanism; the votes as they were.
+if [ -n "$(tb_eval "$rp_acpi.TSTB")" ]; then
+	# (loaded still if a reload above failed: the stub is asked at load)
+	! grep -q '^tb_macpm ' /proc/modules || rmmod tb_macpm
+	tb_fw_set 1 TSTB 1
+	cof=$(tb_fw 1 TCOF)
+	tb_load
+	tb_fast "$nhi"
+	sleep 2
+	reason=$(tb_attr 1 stay_on_reason)
+	mech=$(tb_attr 1 mechanism)
+	if tb_is 1 on && [ "$(tb_fw 1 TCOF)" = "$cof" ] && [ "$mech" = TRPE ] &&
+	   [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#*RTPC vote changes nothing}" ]; then
+		pass tb_macpm tb3-stub-vote-stays-on "RTPC writing nothing: mechanism '$mech', on 2 s after load, $(tb_cuts_name 1) $cof (unchanged), $(votes), '$reason'"
+	else
+		fail tb_macpm tb3-stub-vote-stays-on "mechanism '$mech', reason '$reason', $(state)"
+	fi
+	rmmod tb_macpm
+	tb_fw_set 1 TSTB 0
+fi
+
+# never TRPE on a controller powered through its votes
+ttrp=$(tb_fw 1 TTRP)
+if [ "$ttrp" = 0 ]; then
+	pass tb_macpm tb3-no-trpe "TRPE calls on the controller powered through its votes: 0 (the SSDT counts them apart)"
+else
+	fail tb_macpm tb3-no-trpe "TRPE called ${ttrp:-?} times on a controller powered through its votes"
 fi

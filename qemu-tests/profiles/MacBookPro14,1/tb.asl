@@ -47,6 +47,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
         Name (TGPE, Zero)               // TEST ONLY: _L02 runs
         Name (TRXI, Zero)               // TEST ONLY: the plug pad's RX inversion
         Name (TSTK, Zero)               // TEST ONLY fault: 1 = _L02 flips nothing
+        Name (TSTB, Zero)               // TEST ONLY fault: 1 = NHI0.RTPC writes nothing (MacPro7,1's)
 
         /* the Mac's PCEU: PMCSR D0, link enable, XRST(0); power comes back in UPSB._PS0 */
         Method (_PS0, 0, Serialized)
@@ -109,12 +110,13 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     Name (TPLG, Zero)           // 1 = something plugged (not read on Thunderbolt 3)
                     Name (TUPD, 100)            // power-up delay, ms
                     Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1) calls
-                    Name (TCOF, Zero)           // TRPE (0) calls
+                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
                      * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF, 6 TSTK; Arg1 = the value. Returns
+                     * 3 TFLT, 4 TCON, 5 TCOF, 6 TSTK, 7 TSTB; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
                     Method (TSET, 2, Serialized)
@@ -128,6 +130,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                             Case (0x04) { TCON = Arg1 }
                             Case (0x05) { TCOF = Arg1 }
                             Case (0x06) { \_SB.PCI0.S30.TSTK = Arg1 }
+                            Case (0x07) { \_SB.PCI0.S30.TSTB = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -136,7 +139,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     /* Arg0 <= 1: the Thunderbolt vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If ((Arg0 <= One))
+                        If (((Arg0 <= One) && (\_SB.PCI0.S30.TSTB == Zero)))
                         {
                             \_SB.PCI0.S30.RTBT = Arg0
                         }
@@ -151,6 +154,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                      */
                     Method (TRPE, 2, Serialized)
                     {
+                        TTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))

@@ -110,8 +110,9 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Name (TPLG, Zero)           // 1 = something plugged
                     Name (TUPD, 100)            // power-up delay, ms
                     Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1) calls
-                    Name (TCOF, Zero)           // TRPE (0) calls
+                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
                      * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
@@ -146,6 +147,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
                     Method (TRPE, 2, Serialized)
                     {
+                        TTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))
@@ -267,8 +269,9 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Name (TPLG, Zero)           // 1 = something plugged
                     Name (TUPD, 100)            // power-up delay, ms
                     Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1) calls
-                    Name (TCOF, Zero)           // TRPE (0) calls
+                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
                      * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
@@ -303,6 +306,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
                     Method (TRPE, 2, Serialized)
                     {
+                        TTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))
