@@ -166,6 +166,25 @@ if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
 	fi
 fi
 
+# Macmini8,1: the DisplayPort GPE of an upstream port's own \_GPE scope (not
+# the plug GPE tb_macpm takes, which is the root port's) notifies both NHIs
+# (Device Check): both controllers power up for it, as for a plug.
+if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
+	if wait_until 30 tb_is 1 off > /dev/null && wait_until 30 tb_is 2 off > /dev/null; then
+		w1=$(tb_attr 1 gpe_wakes) w2=$(tb_attr 2 gpe_wakes)
+		tb_eval "$EXPECT_TB_DP_GPE" > /dev/null
+		both_on() { tb_is 1 on && tb_is 2 on; }
+		if t=$(wait_until 15 both_on) && [ "$(tb_attr 1 gpe_wakes)" != "$w1" ] &&
+		   [ "$(tb_attr 2 gpe_wakes)" != "$w2" ]; then
+			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified both NHIs: both on $t s later, plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes)"
+		else
+			fail tb_macpm tb3-dp-notify "after $EXPECT_TB_DP_GPE: $(tb_state 1); $(tb_state 2)"
+		fi
+	else
+		fail tb_macpm tb3-dp-notify "not both off before: $(tb_state 1); $(tb_state 2)"
+	fi
+fi
+
 # A plug in the power-down window: the NHI suspended, the switch not yet off
 # (its delay 3 s here). The notify must hold the NHI and the ports resumed,
 # not be dropped because nothing is armed yet (the power would then be cut
