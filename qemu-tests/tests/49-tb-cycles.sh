@@ -58,12 +58,21 @@ cy0=$(tb_attr 1 power_cycles)
 w0=$(tb_attr 1 gpe_wakes)
 t0=$(uptime_cs)
 done=0
+# The plug level (TPLG, XRIL) goes back to "nothing plugged" as soon as
+# the GPE was taken for a wake, before the 100 ms hold can end: kept up
+# until the power-up was seen, it made a slow guest (the debug kernel) try
+# to power down under a "plugged" XRIL, be refused five times in a row
+# and keep the controller on, as tb_macpm must. A cycle is a wake and a
+# power-down counted, and the controller off.
 while [ $done -lt 50 ]; do
+	w=$(tb_attr 1 gpe_wakes) c=$(tb_attr 1 power_cycles)
+	woke() { [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; }
+	cycled() { [ "$(tb_attr 1 power_cycles)" != "$c" ] && tb_is 1 off; }
 	tb_fw_set 1 TPLG 1
 	tb_raise 1
-	wait_until 15 tb_is 1 on > /dev/null || break
+	wait_until 15 woke > /dev/null || break
 	tb_fw_set 1 TPLG 0
-	wait_until 20 tb_is 1 off > /dev/null || break
+	wait_until 20 cycled > /dev/null || break
 	done=$((done + 1))
 done
 t1=$(uptime_cs)
