@@ -473,6 +473,16 @@ tb_nth() { echo "$1" | tr ';' ' ' | awk -v n="$2" '{ print $n }'; }
 # and its root port's _PS3 (EXPECT_TB_MECHANISM, ';'-separated)
 tb_votes() { [ "$(tb_item "${EXPECT_TB_MECHANISM:-}" "$1")" = "RTPC votes, root port _PS3" ]; }
 
+# tb_gen3 N: controller N is Thunderbolt 3 (Alpine or Titan Ridge: no XRIL,
+# no XRIN; the votes, or TRPE alone where RTPC is a stub as on MacPro7,1)
+tb_gen3()
+{
+	case "$(tb_nth "${EXPECT_TB_GEN:-}" "$1")" in
+	alpine-ridge|titan-ridge) return 0 ;;
+	esac
+	return 1
+}
+
 # tb_load [PARAM=VALUE...]: the stand-in NHI driver (as thunderbolt.ko binds a
 # Mac's NHI at boot), then tb_macpm told about the stand-in (TEST ONLY)
 tb_load()

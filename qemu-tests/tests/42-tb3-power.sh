@@ -18,6 +18,11 @@
 # without a power change, and a method that clears nothing (a storm) leaves
 # the controller on until tb_macpm.power_down is written. On the profile's
 # first controller; the second one must stay off meanwhile.
+# MacPro7,1, whose RTPC is a stub (it writes no vote): TRPE alone, TRPE(0)
+# once idle and TRPE(1) before the upstream port resumes, whose _PS0 must
+# then find the controller powered (TPS0 counts the power-ups it would do
+# itself: none); the votes stay at 1 throughout, and the root port (there
+# a switch's downstream port) need not suspend for the power to go.
 # Emulated: the power is the SSDT's TPWR (cut by the root port's _PS3, back
 # in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB. Titan Ridge:
 # QEMU cannot raise GPE 0x4b, so the test runs the firmware's _E4B itself,
@@ -36,7 +41,17 @@
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 src=$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)
-tb_votes 1 && [ "$src" != none ] || skip_test tb_macpm "no Thunderbolt 3 controller that tb_macpm powers down on $PROFILE"
+tb_gen3 1 && [ "$src" != none ] || skip_test tb_macpm "no Thunderbolt 3 controller that tb_macpm powers down on $PROFILE"
+# the votes and the root port's _PS3, or TRPE alone (MacPro7,1)
+trpe=1
+tb_votes 1 && trpe=0
+if [ "$trpe" = 1 ]; then
+	up_by="TRPE(1)"
+	down_by="TRPE(0)"
+else
+	up_by="UPSB's _PS0"
+	down_by="the root port's _PS3"
+fi
 
 tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
@@ -57,7 +72,13 @@ if [ -z "$xhci" ]; then
 	return 0
 fi
 if t=$(wait_until 30 tb_is 1 off); then
-	if [ "$(votes)" = "RTBT/RUSB 0/0" ] && [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
+	if [ "$trpe" = 1 ]; then
+		if [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$(tb_fw 1 TTRP)" -gt 0 ] && [ "$(tb_fw 1 TCOF)" -gt 0 ]; then
+			pass tb_macpm tb3-idle-off "off $t s after load: TRPE(0) cut the power (TCOF $(tb_fw 1 TCOF), TRPE calls $(tb_fw 1 TTRP)), $(votes) untouched (RTPC is a stub); mechanism '$(tb_attr 1 mechanism)'"
+		else
+			fail tb_macpm tb3-idle-off "off but TRPE calls $(tb_fw 1 TTRP): $(state)"
+		fi
+	elif [ "$(votes)" = "RTBT/RUSB 0/0" ] && [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
 		pass tb_macpm tb3-idle-off "off $t s after load: $(votes), root port $rp suspended, its _PS3 cut the power (TCOF $(tb_fw 1 TCOF)); mechanism '$(tb_attr 1 mechanism)'"
 	else
 		fail tb_macpm tb3-idle-off "off but $(state)"
@@ -77,7 +98,7 @@ else
 	sleep 2
 	if tb_is 1 on && [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ] &&
 	   [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
-		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by UPSB's _PS0 (TCON $con0 -> $(tb_fw 1 TCON)), still on 2 s later with the NHI suspended; $(votes)"
+		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by $up_by (TCON $con0 -> $(tb_fw 1 TCON)), still on 2 s later with the NHI suspended; $(votes)"
 	else
 		fail tb_macpm tb3-usb-keeps-on "$(state)"
 	fi
@@ -166,17 +187,37 @@ if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
 	fi
 fi
 
-# Macmini8,1: the DisplayPort GPE of an upstream port's own \_GPE scope (not
-# the plug GPE tb_macpm takes, which is the root port's) notifies both NHIs
-# (Device Check): both controllers power up for it, as for a plug.
+# Macmini8,1 and MacPro7,1: the DisplayPort GPE of an upstream port's own
+# \_GPE scope (not the plug GPE tb_macpm takes, which is the root port's)
+# notifies NHIs (Device Check): the Mac mini's both, the Mac Pro's its own
+# (EXPECT_TB_DP_NOTIFIES, controller numbers). Those power up for it, as
+# for a plug; a controller it does not notify stays off.
 if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
+	dp_on=${EXPECT_TB_DP_NOTIFIES:-1 2}
 	if wait_until 30 tb_is 1 off > /dev/null && wait_until 30 tb_is 2 off > /dev/null; then
 		w1=$(tb_attr 1 gpe_wakes) w2=$(tb_attr 2 gpe_wakes)
 		tb_eval "$EXPECT_TB_DP_GPE" > /dev/null
-		both_on() { tb_is 1 on && tb_is 2 on; }
-		if t=$(wait_until 15 both_on) && [ "$(tb_attr 1 gpe_wakes)" != "$w1" ] &&
-		   [ "$(tb_attr 2 gpe_wakes)" != "$w2" ]; then
-			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified both NHIs: both on $t s later, plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes)"
+		dp_woke()
+		{
+			for _i in 1 2; do
+				case " $dp_on " in
+				*" $_i "*) tb_is $_i on || return 1 ;;
+				*) tb_is $_i off || return 1 ;;
+				esac
+			done
+		}
+		# each notified controller counted a plug wake, the other none
+		dp_counted()
+		{
+			[ "$(tb_attr 1 gpe_wakes)" != "$w1" ] || return 1
+			case " $dp_on " in
+			*" 2 "*) [ "$(tb_attr 2 gpe_wakes)" != "$w2" ] ;;
+			# not notified: still off a second later, no plug wake
+			*) sleep 1; tb_is 2 off && [ "$(tb_attr 2 gpe_wakes)" = "$w2" ] ;;
+			esac
+		}
+		if t=$(wait_until 15 dp_woke) && dp_counted; then
+			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified controller(s) $dp_on: on $t s later, plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes) (the other, if any, stayed off)"
 		else
 			fail tb_macpm tb3-dp-notify "after $EXPECT_TB_DP_GPE: $(tb_state 1); $(tb_state 2)"
 		fi
@@ -284,7 +325,14 @@ upsb_idle() { [ "$(cat "/sys/bus/pci/devices/$upsb/power/runtime_status")" = sus
 wait_until 10 upsb_idle > /dev/null
 sleep 2.5
 reason=$(tb_attr 1 stay_on_reason)
-if tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#its root port may not}" ]; then
+if [ "$trpe" = 1 ]; then
+	# TRPE needs no _PS3: the port may stay resumed, the power goes all the same
+	if tb_is 1 off && [ "$(cat "/sys/bus/pci/devices/$rp/power/runtime_status")" = active ]; then
+		pass tb_macpm tb3-trpe-root-port-forbidden-off "root port $rp's power/control on (it stays active): off all the same by TRPE(0), 2.5 s after the upstream port suspended, $(votes)"
+	else
+		fail tb_macpm tb3-trpe-root-port-forbidden-off "root port $rp $(cat "/sys/bus/pci/devices/$rp/power/runtime_status"): $(state), reason '$reason'"
+	fi
+elif tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#its root port may not}" ]; then
 	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2.5 s after the upstream port suspended, $(votes), '$reason'"
 else
 	fail tb_macpm tb3-root-port-forbidden-stays-on "$(state), reason '$reason'"
@@ -298,12 +346,14 @@ if t=$(wait_until 30 tb_is 1 off); then
 else
 	fail tb_macpm tb3-root-port-allowed-off "$(state)"
 fi
+ps0=$(tb_fw 1 TPS0)
 
 # unloaded while off: the controller powered again and the votes given
 # back, as the firmware had them (a later _PS3 cuts nothing)
 if wait_until 30 tb_is 1 off > /dev/null && rmmod tb_macpm; then
-	if [ "$(tb_fw 1 TPWR)" = 1 ] && [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
-		pass tb_macpm tb3-unload-powers "unloaded while off: powered by UPSB's _PS0 (TPWR 1), $(votes)"
+	if [ "$(tb_fw 1 TPWR)" = 1 ] && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
+	   { [ "$trpe" = 0 ] || [ "$(tb_fw 1 TPS0)" = "$ps0" ]; }; then
+		pass tb_macpm tb3-unload-powers "unloaded while off: powered by $up_by (TPWR 1), $(votes)"
 	else
 		fail tb_macpm tb3-unload-powers "unloaded while off: TPWR $(tb_fw 1 TPWR), $(votes)"
 	fi
@@ -358,9 +408,17 @@ if [ -n "$(tb_eval "$rp_acpi.TSTB")" ]; then
 	tb_fw_set 1 TSTB 0
 fi
 
-# never TRPE on a controller powered through its votes
+# One mechanism per controller. MacPro7,1: every power-up is TRPE(1)'s,
+# none UPSB's _PS0's (TPS0), which would have powered it behind the module;
+# the others: never TRPE on a controller powered through its votes.
 ttrp=$(tb_fw 1 TTRP)
-if [ "$ttrp" = 0 ]; then
+if [ "$trpe" = 1 ]; then
+	if [ "$(tb_fw 1 TPS0)" = 0 ] && [ "$ttrp" -gt 0 ]; then
+		pass tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups $(tb_fw 1 TCON), of which by UPSB's _PS0: 0 (TEST ONLY TPS0); $(votes) throughout"
+	else
+		fail tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups by UPSB's _PS0 $(tb_fw 1 TPS0) (want 0)"
+	fi
+elif [ "$ttrp" = 0 ]; then
 	pass tb_macpm tb3-no-trpe "TRPE calls on the controller powered through its votes: 0 (the SSDT counts them apart)"
 else
 	fail tb_macpm tb3-no-trpe "TRPE called ${ttrp:-?} times on a controller powered through its votes"

@@ -13,7 +13,7 @@
 # TPWR was 0 ("unpowered" must stay 0).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
-! tb_votes 1 || skip_test tb_macpm "Thunderbolt 3 (RTPC votes) on $PROFILE: 42-tb3-power.sh"
+! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE (no XRIL, no XRIN): 42-tb3-power.sh"
 [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" != none ] || skip_test tb_macpm "the harness cannot raise this controller's plug GPE on $PROFILE"
 
 tb_load

@@ -16,7 +16,7 @@
 # modelled: see README, tb_macpm).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
-! tb_votes 1 || skip_test tb_macpm "not written for Thunderbolt 3 (RTPC votes) yet; 42-tb3-power.sh covers its power-down on $PROFILE"
+! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE: its faults are XRIL's and XRIN's, which it has not; 42-tb3-power.sh covers its power-down"
 case "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" in
 none) skip_test tb_macpm "the harness cannot raise this controller's plug GPE on $PROFILE" ;;
 esac

@@ -95,6 +95,18 @@
  * Whatever is in use (the NHI, a port, the xHCI with a USB device) keeps
  * the chain and the root port resumed, so _PS3 never runs under it.
  *
+ * MacPro7,1's RTPC is a stub (it returns 0 and writes no vote), so its
+ * _PS3 never cuts; its controllers sit below a PCIe switch's downstream
+ * ports, which play the root port's part. There the switch uses TRPE
+ * alone, as on Thunderbolt 1 and 2: TRPE(0) once everything below the
+ * upstream port is idle, TRPE(1) before the upstream port resumes (so
+ * that its _PS0, which would power the controller up through the
+ * firmware's own bookkeeping, finds it on and changes nothing), the
+ * votes left as they are. With no XRIL, nothing plugged is what the
+ * suspend checks anyway: nothing below the root switch, every port and
+ * the NHI idle (a USB device keeps the xHCI, and with it the chain,
+ * resumed). The plug is Titan Ridge's notify.
+ *
  * The plug. Titan Ridge's GPE is edge-triggered and its method notifies
  * the NHI: the module takes that notify. Alpine Ridge's is level-triggered
  * and its method only flips the plug pad's RX inversion, so that the level
@@ -105,16 +117,18 @@
  * it) and holds the NHI and the ports as after any plug. More than ten in
  * ten seconds are a storm (a method that flips nothing, as without
  * _OSI("Darwin")): the GPE stays disabled and the controller on, until
- * tb_macpm.power_down is written. A controller without the votes, or
- * whose RTPC changes nothing (MacPro7,1's is a stub: asked once at load),
- * stays on; stay_on_reason says why.
+ * tb_macpm.power_down is written. Whether RTPC changes anything is asked
+ * once at load (RTPC(0), read the root port's RTBT, RTPC(1)). An Alpine
+ * Ridge controller without working votes stays on (no Mac is known to
+ * have one); stay_on_reason says why.
  *
  * Limits. System sleep powers an idle controller up in the suspend phase
  * whenever the target is S3 (the PCI core resumes every bridge) or a
  * driver is bound to the NHI (the PCI core resumes it for its suspend
  * callback); it stays off only on s2idle with no driver on the NHI, and is
  * then reset and powered up in resume_noirq (see tb_power.c). Either way
- * it goes off again once idle. On Thunderbolt 3 this is not tested yet.
+ * it goes off again once idle. Thunderbolt 3 alike, with the votes (or
+ * MacPro7,1's TRPE) in place of XRPE.
  */
 
 bool tb_power_down = true;
@@ -206,10 +220,11 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 }
 
 /* Thunderbolt 3 controllers the module does not power down yet */
-#define TB_STAY_ON_TB3_TRPE	"Thunderbolt 3 without RTPC votes and the root port's _PS3 (TRPE only): not implemented yet"
+#define TB_STAY_ON_TB3_TRPE	"Thunderbolt 3 with a level plug GPE (Alpine Ridge) without RTPC votes and the root port's _PS3 (TRPE only): no Mac is known to have that, so it is not done"
 #define TB_STAY_ON_TB3_EDGE	"Thunderbolt 3: its plug GPE is edge-triggered but not Titan Ridge's, whose method notifies the NHI"
 #define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
-#define TB_STAY_ON_TB3_STUB	"Thunderbolt 3 whose RTPC vote changes nothing (RTBT stays 1, as on MacPro7,1): only TRPE would switch it, not implemented yet"
+#define TB_STAY_ON_TB3_STUB	"Thunderbolt 3 with a level plug GPE (Alpine Ridge) whose RTPC vote changes nothing (RTBT stays 1): only TRPE would switch it, done on Titan Ridge only (MacPro7,1); no Alpine Ridge Mac is known to have that"
+#define TB_STAY_ON_TB3_VOTE_UNKNOWN	"Thunderbolt 3: the root port's RTBT could not be read after RTPC(0), so whether its votes work is not known"
 
 /*
  * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
@@ -277,19 +292,24 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
  * RTPC(0) and RTPC(1) back to back on the NHI only: the xHCI's vote stays
  * 1 meanwhile, so no _PS3 of the root port can cut in between. A table
  * without RTBT cannot be asked: its votes are taken as they are.
+ * Return: 1 for a stub, 0 for votes that work (or cannot be asked),
+ * -EIO when RTBT could not be read back.
  */
-static bool tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle)
+static int tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle)
 {
 	unsigned long long v;
-	bool stub;
+	acpi_status status;
 
 	if (ACPI_FAILURE(acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v)))
-		return false;
+		return 0;
 	if (ACPI_FAILURE(acpi_execute_simple_method(ctrl->handle, "RTPC", 0)))
-		return false;
-	stub = ACPI_FAILURE(acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v)) || v;
+		return 0;
+	status = acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v);
 	acpi_execute_simple_method(ctrl->handle, "RTPC", 1);
-	return stub;
+	/* read once, not twice: no telling, and no mixing TRPE in on a guess */
+	if (ACPI_FAILURE(status))
+		return -EIO;
+	return v != 0;
 }
 
 /*
@@ -302,7 +322,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
-	bool stub;
+	int stub;
 
 	if (!ctrl->handle)
 		return "no ACPI companion";
@@ -348,21 +368,24 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	 * Thunderbolt 3: no XRIN or XRIL. The firmware cuts the power in the
 	 * root port's _PS3 once the NHI's and the xHCI's RTPC(0) have taken
 	 * their votes back, and restores it in the upstream port's _PS0;
-	 * TRPE still switches it directly (all MacPro7,1 has that works).
+	 * TRPE still switches it directly. Where the votes are missing or
+	 * change nothing (MacPro7,1's RTPC is a stub), TRPE is all that
+	 * works: Titan Ridge gets it, with its plug notify; one mechanism per
+	 * controller, never both.
 	 */
 	ctrl->has_gpe = false;
 	ctrl->votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
 		      acpi_has_method(rp_handle, "_PS3");
-	stub = ctrl->votes && tb3_vote_is_stub(ctrl, rp_handle);
-	if (stub)
+	stub = ctrl->votes ? tb3_vote_is_stub(ctrl, rp_handle) : 0;
+	if (stub > 0)
 		ctrl->votes = false;
 	ctrl->mechanism = ctrl->votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
 	if (!tb3_find_plug_gpe(ctrl, rp))
 		ctrl->stay_on = TB_STAY_ON_TB3_NO_PLUG;
-	else if (stub)
-		ctrl->stay_on = TB_STAY_ON_TB3_STUB;
-	else if (!ctrl->votes)
-		ctrl->stay_on = TB_STAY_ON_TB3_TRPE;
+	else if (stub < 0)
+		ctrl->stay_on = TB_STAY_ON_TB3_VOTE_UNKNOWN;
+	else if (ctrl->plug_level && !ctrl->votes)
+		ctrl->stay_on = stub ? TB_STAY_ON_TB3_STUB : TB_STAY_ON_TB3_TRPE;
 	else if (ctrl->plug_level)
 		ctrl->own_gpe = true;
 	else if (ctrl->gen == MAC_TB_TITAN_RIDGE)
@@ -524,9 +547,20 @@ static void tb_bind(struct pci_dev *nhi)
 		return;
 	dsb0 = tb_port_above(nhi, PCI_EXP_TYPE_DOWNSTREAM);
 	upsb = tb_port_above(dsb0, PCI_EXP_TYPE_UPSTREAM);
+	/*
+	 * MacPro7,1's Titan Ridge controllers hang below a PCIe switch's
+	 * downstream ports (PC04.MCP0.US00.DS18...), which are no hotplug
+	 * ports: TRPE disables their link, which pciehp would take for a
+	 * surprise removal of the whole controller.
+	 */
 	rp = tb_port_above(upsb, PCI_EXP_TYPE_ROOT_PORT);
+	if (!rp && gen == MAC_TB_TITAN_RIDGE) {
+		rp = tb_port_above(upsb, PCI_EXP_TYPE_DOWNSTREAM);
+		if (rp && rp->is_hotplug_bridge)
+			rp = NULL;
+	}
 	if (!rp || !upsb->subordinate) {
-		pci_info(nhi, "Thunderbolt NHI not behind a root port, an upstream and a downstream port: not managed\n");
+		pci_info(nhi, "Thunderbolt NHI not behind a root or downstream port, an upstream and a downstream port: not managed\n");
 		return;
 	}
 

@@ -253,11 +253,51 @@ static int tb_votes_off(struct tb_ctrl *ctrl)
 	return 0;
 }
 
+/*
+ * After XRPE(0)/TRPE(0): wait up to TB_OFF_POLL_MS for XRIL to report the
+ * controller off with nothing plugged in. Return: true if it did not; the
+ * controller is then powered up again and looked at as after a plug.
+ */
+static bool tb_refused(struct tb_ctrl *ctrl)
+{
+	ktime_t deadline = ktime_add_ms(ktime_get(), TB_OFF_POLL_MS);
+	int xril;
+
+	for (;;) {
+		bool late = ktime_after(ktime_get(), deadline);
+
+		xril = tb_xril(ctrl);
+		if (xril == 1 || late)
+			break;
+		usleep_range(1000, 1200);
+	}
+	if (xril == 1) {
+		ctrl->refused_in_row = 0;
+		return false;
+	}
+	/*
+	 * Something is plugged in (gen1's XRIL is the plug level) that kept
+	 * nothing resumed: a device router that runtime-suspended under
+	 * thunderbolt.ko, or a plug that came while the NHI was suspended and
+	 * the GPE not armed. Power up and treat it as a plug, so that the NHI
+	 * and the ports look at what is there; a later idle tries again. Only
+	 * a run of refusals leaves the controller on.
+	 */
+	ctrl->refusals++;
+	ctrl->refused_in_row++;
+	dev_warn(&ctrl->dev, "%s(0): XRIL still %s after %d ms: powered up again, looking for a plugged device (%u in a row)\n",
+		 ctrl->set_method, xril < 0 ? "fails" : "reports it on or plugged",
+		 TB_OFF_POLL_MS, ctrl->refused_in_row);
+	if (ctrl->refused_in_row >= TB_MAX_REFUSALS)
+		ctrl->stay_on = tb_refused_reason;
+	tb_set_power(ctrl, true);
+	ctrl->wake_req = ktime_get();
+	schedule_work(&ctrl->look_work);
+	return true;
+}
+
 static int tb_power_off(struct tb_ctrl *ctrl)
 {
-	ktime_t deadline;
-	int xril = 0;
-
 	if (ctrl->votes)
 		return tb_votes_off(ctrl);
 
@@ -268,38 +308,15 @@ static int tb_power_off(struct tb_ctrl *ctrl)
 		return -EBUSY;
 	}
 
-	deadline = ktime_add_ms(ktime_get(), TB_OFF_POLL_MS);
-	for (;;) {
-		bool late = ktime_after(ktime_get(), deadline);
-
-		xril = tb_xril(ctrl);
-		if (xril == 1 || late)
-			break;
-		usleep_range(1000, 1200);
-	}
-	if (xril != 1) {
-		/*
-		 * Something is plugged in (gen1's XRIL is the plug level) that
-		 * kept nothing resumed: a device router that runtime-suspended
-		 * under thunderbolt.ko, or a plug that came while the NHI was
-		 * suspended and the GPE not armed. Power up and treat it as a
-		 * plug, so that the NHI and the ports look at what is there; a
-		 * later idle tries again. Only a run of refusals leaves the
-		 * controller on.
-		 */
-		ctrl->refusals++;
-		ctrl->refused_in_row++;
-		dev_warn(&ctrl->dev, "%s(0): XRIL still %s after %d ms: powered up again, looking for a plugged device (%u in a row)\n",
-			 ctrl->set_method, xril < 0 ? "fails" : "reports it on or plugged",
-			 TB_OFF_POLL_MS, ctrl->refused_in_row);
-		if (ctrl->refused_in_row >= TB_MAX_REFUSALS)
-			ctrl->stay_on = tb_refused_reason;
-		tb_set_power(ctrl, true);
-		ctrl->wake_req = ktime_get();
-		schedule_work(&ctrl->look_work);
+	/*
+	 * Thunderbolt 3 through TRPE (MacPro7,1) has no XRIL to ask: nothing
+	 * plugged is what the switch's suspend has just checked (no device
+	 * router or peer below the root switch, the NHI and every port
+	 * suspended), and a plug from now on is heard, for the notify is
+	 * taken whenever it comes (tb_gpe_work()).
+	 */
+	if (ctrl->has_xril && tb_refused(ctrl))
 		return -EBUSY;
-	}
-	ctrl->refused_in_row = 0;
 
 	if (tb_arm(ctrl)) {
 		ctrl->stay_on = "its plug GPE cannot be enabled";

@@ -45,7 +45,7 @@ static const char *tb_text(const struct mac_model_info *m)
 	case MAC_TB_TITAN_RIDGE:
 		/* its SSDT's RTPC is a stub: only TRPE works (thunderbolt3 facts) */
 		if (!strcmp(m->family, "MacPro") && m->major == 7)
-			return "tb_macpm keeps it on (TRPE only: not implemented yet)";
+			return "tb_macpm powers it off when idle (TRPE: its RTPC is a stub)";
 		return "tb_macpm powers it off when idle (RTPC votes, root port _PS3)";
 	case MAC_TB_ALPINE_RIDGE:
 		return "tb_macpm powers it off when idle (RTPC votes, root port _PS3, level plug GPE)";
