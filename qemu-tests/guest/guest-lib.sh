@@ -495,10 +495,13 @@ tb_load()
 	# EXPECT_TB_NHI_DRIVER=none (Eagle Ridge: Debian's thunderbolt.ko has
 	# no alias for its NHI): no driver binds the NHI, as on the real Mac;
 	# bind=0 only gives the chain the PM flags real ports have (emulation gap)
+	# EXPECT_TB_LC_SLEEP=1 (Alpine Ridge): the stand-in's chip reads
+	# all-ones from the NHI's suspend_noirq on, and S3 resets it (lc_sleep)
 	if [ "${EXPECT_TB_NHI_DRIVER:-}" = none ]; then
 		modprobe macsupport_test_nhi bind=0
 	else
-		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS router_autosuspend_ms=$TB_FAST_MS}
+		modprobe macsupport_test_nhi ${TB_NHI_PARAMS:-domain_autosuspend_ms=$TB_FAST_MS router_autosuspend_ms=$TB_FAST_MS} \
+			lc_sleep="${EXPECT_TB_LC_SLEEP:-0}"
 	fi
 	# loaded by an earlier test of this boot: a controller that test left
 	# on after refused power-downs is managed again (as a user's write)

@@ -91,6 +91,26 @@
  * -EINVAL as on any device without PME or _PRW. The capability is taken
  * away again on remove.
  *
+ * Alpine Ridge's link-controller sleep (lc_sleep=1): on an Alpine Ridge
+ * Mac, thunderbolt.ko's suspend_noirq of the NHI puts the chip's link
+ * controller to sleep (tb_switch_suspend() -> tb_lc_set_sleep()), and from
+ * then on every function of the chip, its upstream and downstream ports
+ * too, reads all-ones (an owner's measurements on a MacBookPro14,1); S3
+ * then cuts the chip's power, and it comes back with its config space at
+ * power-on values. QEMU's devices do neither. With lc_sleep=1, at probe,
+ * every config access to the chip (the upstream port above the NHI's DSB0,
+ * and every bus below it) goes through this driver (pci_bus_set_ops());
+ * from the NHI's suspend_noirq on, reads return all-ones and writes are
+ * dropped (counted). A device of this driver's, "tb_chip_power-<bdf>", made
+ * a supplier of the upstream port (a device link), so that the PM core
+ * resumes it first, plays the power coming back: its resume_noirq after a
+ * sleep to "mem" writes power-on values (bus numbers, windows, command and
+ * BARs 0) into the chip's devices, deepest first, and ends the sleep; the
+ * PCI core's restore then has to put back what it saved. After suspend to
+ * idle the chip keeps its power and wakes in the NHI's resume_noirq. What
+ * happens to the chip in suspend to idle on the real machine is not known
+ * here (the owner's fix for it is not public): not modelled.
+ *
  * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms,
  * router_autosuspend_ms (all 15000, as TB_AUTOSUSPEND_DELAY); router_gen
  * (2: the generation of the routers plugged in, see above); nhi_wake (1);
@@ -104,7 +124,9 @@
  *   disabled), root_switch_suspends, root_switch_resumes, root_switch_rpm
  *   (1 if this driver enabled it), ports (hotplug ports found), routers
  *   (connected), router_suspends, router_resumes, router_gen (of the next
- *   plug), xdomain (the port of the connected peer, from 1; 0: none)
+ *   plug), xdomain (the port of the connected peer, from 1; 0: none);
+ *   with lc_sleep: lc_sleeps, lc_power_resets, lc_reads, lc_writes (config
+ *   accesses while asleep), lc_asleep
  * - hold: write 1: pm_runtime_get_sync() of the NHI (a driver holding it),
  *   0: drop one such reference
  * - root_switch_rpm: write 1: pm_runtime_enable() on the root switch (what
@@ -120,6 +142,7 @@
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -129,6 +152,8 @@
 #include <linux/pm_wakeup.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 /* hotplug downstream ports looked at per controller (a 4C part has two) */
@@ -160,6 +185,13 @@ MODULE_PARM_DESC(nhi_wake, "make the NHI wakeup-capable, as a real NHI's PME mak
 static bool bind = true;
 module_param(bind, bool, 0444);
 MODULE_PARM_DESC(bind, "0: bind no NHI, only give the stand-in NHIs' chains the PM flags of a real port (an NHI without a driver)");
+
+static bool lc_sleep;
+module_param(lc_sleep, bool, 0444);
+MODULE_PARM_DESC(lc_sleep, "model Alpine Ridge: the chip reads all-ones from the NHI's suspend_noirq on, and S3 resets its config space (default 0)");
+
+/* buses of one chip whose config accesses go through test_lc_ops */
+#define TEST_LC_MAX_BUSES	16
 
 struct test_nhi;
 
@@ -203,6 +235,18 @@ struct test_nhi {
 	atomic_t sw_resumes;
 	atomic_t rt_suspends;
 	atomic_t rt_resumes;
+	/* lc_sleep: the chip's buses, their own ops, and the power device */
+	struct pci_dev *lc_upsb;
+	struct pci_bus *lc_bus[TEST_LC_MAX_BUSES];
+	struct pci_ops *lc_orig[TEST_LC_MAX_BUSES];
+	unsigned int lc_nbus;
+	struct device *lc_power;
+	struct device_link *lc_link;
+	bool lc_asleep;
+	atomic_t lc_sleeps;
+	atomic_t lc_resets;
+	atomic_t lc_reads;
+	atomic_t lc_writes;
 };
 
 static DEFINE_IDA(test_nhi_ida);
@@ -621,6 +665,13 @@ static int test_nhi_status_show(struct seq_file *s, void *unused)
 	seq_printf(s, "router_resumes: %d\n", atomic_read(&nhi->rt_resumes));
 	seq_printf(s, "router_gen: %u\n", nhi->router_gen);
 	seq_printf(s, "xdomain: %u\n", nhi->xdomain_port);
+	if (nhi->lc_upsb) {
+		seq_printf(s, "lc_sleeps: %d\n", atomic_read(&nhi->lc_sleeps));
+		seq_printf(s, "lc_power_resets: %d\n", atomic_read(&nhi->lc_resets));
+		seq_printf(s, "lc_reads: %d\n", atomic_read(&nhi->lc_reads));
+		seq_printf(s, "lc_writes: %d\n", atomic_read(&nhi->lc_writes));
+		seq_printf(s, "lc_asleep: %d\n", READ_ONCE(nhi->lc_asleep));
+	}
 	mutex_unlock(&nhi->lock);
 	return 0;
 }
@@ -741,6 +792,287 @@ static int test_nhi_xdomain_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_xdomain_fops, test_nhi_xdomain_get, test_nhi_xdomain_set,
 			 "%llu\n");
 
+/*
+ * lc_sleep: the buses whose config accesses go through test_lc_ops, each
+ * with its owner and its own ops. An entry is filled before the bus gets
+ * test_lc_ops and cleared after it has its own back (test_lc_stop()), so
+ * the lockless lookup in the accessors always finds its bus.
+ */
+struct test_lc_entry {
+	struct pci_bus *bus;
+	struct test_nhi *nhi;
+	struct pci_ops *orig;
+};
+
+static struct test_lc_entry test_lc_map[2 * TEST_LC_MAX_BUSES];
+static DEFINE_MUTEX(test_lc_lock);
+static atomic_t test_lc_busy = ATOMIC_INIT(0);
+/* x86's config ops, for a bus that inherited ours (none of the chip's can) */
+static struct pci_ops *test_lc_default;
+/* power devices not yet released: their release is this module's code */
+static atomic_t test_lc_live = ATOMIC_INIT(0);
+
+static struct test_lc_entry *test_lc_find(struct pci_bus *bus)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_lc_map); i++)
+		if (READ_ONCE(test_lc_map[i].bus) == bus)
+			return &test_lc_map[i];
+	return NULL;
+}
+
+/* Asleep, and the access is the chip's: on the upstream port's own bus only the port is. */
+static bool test_lc_asleep(struct test_lc_entry *e, struct pci_bus *bus, unsigned int devfn)
+{
+	struct test_nhi *nhi = e->nhi;
+
+	return READ_ONCE(nhi->lc_asleep) &&
+	       (bus != nhi->lc_upsb->bus || devfn == nhi->lc_upsb->devfn);
+}
+
+static int test_lc_read(struct pci_bus *bus, unsigned int devfn, int where, int size, u32 *val)
+{
+	struct test_lc_entry *e;
+	int ret = PCIBIOS_SUCCESSFUL;
+
+	atomic_inc(&test_lc_busy);
+	e = test_lc_find(bus);
+	if (!e) {
+		ret = READ_ONCE(test_lc_default)->read(bus, devfn, where, size, val);
+	} else if (test_lc_asleep(e, bus, devfn)) {
+		atomic_inc(&e->nhi->lc_reads);
+		*val = ~0U;
+	} else {
+		ret = e->orig->read(bus, devfn, where, size, val);
+	}
+	atomic_dec(&test_lc_busy);
+	return ret;
+}
+
+static int test_lc_write(struct pci_bus *bus, unsigned int devfn, int where, int size, u32 val)
+{
+	struct test_lc_entry *e;
+	int ret = PCIBIOS_SUCCESSFUL;
+
+	atomic_inc(&test_lc_busy);
+	e = test_lc_find(bus);
+	if (!e)
+		ret = READ_ONCE(test_lc_default)->write(bus, devfn, where, size, val);
+	else if (test_lc_asleep(e, bus, devfn))
+		atomic_inc(&e->nhi->lc_writes);
+	else
+		ret = e->orig->write(bus, devfn, where, size, val);
+	atomic_dec(&test_lc_busy);
+	return ret;
+}
+
+static struct pci_ops test_lc_ops = {
+	.read	= test_lc_read,
+	.write	= test_lc_write,
+};
+
+/* The chip's buses below its downstream ports: not the hotplug ports' */
+static int test_lc_collect(struct pci_dev *pdev, void *data)
+{
+	struct test_nhi *nhi = data;
+
+	if (pdev->bus == nhi->lc_upsb->subordinate && pdev->subordinate &&
+	    !pdev->is_hotplug_bridge && nhi->lc_nbus < TEST_LC_MAX_BUSES)
+		nhi->lc_bus[nhi->lc_nbus++] = pdev->subordinate;
+	return 0;
+}
+
+/* Power-on values in one device of the chip (bus numbers, windows, BARs). */
+static void test_lc_reset_dev(struct pci_dev *pdev)
+{
+	unsigned int i;
+
+	pci_write_config_word(pdev, PCI_COMMAND, 0);
+	if (pdev->hdr_type == PCI_HEADER_TYPE_BRIDGE) {
+		pci_write_config_dword(pdev, PCI_PRIMARY_BUS, 0);
+		pci_write_config_dword(pdev, PCI_MEMORY_BASE, 0);
+		pci_write_config_dword(pdev, PCI_PREF_MEMORY_BASE, 0);
+		pci_write_config_dword(pdev, PCI_PREF_BASE_UPPER32, 0);
+		pci_write_config_dword(pdev, PCI_PREF_LIMIT_UPPER32, 0);
+	} else {
+		for (i = 0; i < 6; i++)
+			pci_write_config_dword(pdev, PCI_BASE_ADDRESS_0 + 4 * i, 0);
+	}
+}
+
+struct test_lc_devs {
+	struct pci_dev *dev[32];
+	unsigned int n;
+};
+
+static int test_lc_list(struct pci_dev *pdev, void *data)
+{
+	struct test_lc_devs *d = data;
+
+	if (d->n < ARRAY_SIZE(d->dev))
+		d->dev[d->n++] = pdev;
+	return 0;
+}
+
+/*
+ * The chip's power is back after S3: every device at power-on values,
+ * the deepest first (a port reset first would cut the way to those below).
+ */
+static int test_lc_power_resume_noirq(struct device *dev)
+{
+	struct test_nhi *nhi = dev_get_drvdata(dev);
+	struct test_lc_devs d = { .n = 0 };
+
+	if (!READ_ONCE(nhi->lc_asleep) || pm_suspend_target_state != PM_SUSPEND_MEM)
+		return 0;
+	WRITE_ONCE(nhi->lc_asleep, false);
+	d.dev[d.n++] = nhi->lc_upsb;
+	pci_walk_bus(nhi->lc_upsb->subordinate, test_lc_list, &d);
+	while (d.n)
+		test_lc_reset_dev(d.dev[--d.n]);
+	atomic_inc(&nhi->lc_resets);
+	pci_info(nhi->pdev, "TEST ONLY: the chip's power is back after S3: its config space is at power-on values\n");
+	return 0;
+}
+
+static const struct dev_pm_ops test_lc_power_pm = {
+	.resume_noirq	= test_lc_power_resume_noirq,
+};
+
+static void test_lc_power_release(struct device *dev)
+{
+	kfree(dev);
+	if (atomic_dec_and_test(&test_lc_live))
+		wake_up_var(&test_lc_live);
+}
+
+static const struct device_type test_lc_power_type = {
+	.name		= "tb_chip_power",
+	.release	= test_lc_power_release,
+	.pm		= &test_lc_power_pm,
+};
+
+/* Give the chip's buses their own ops back (test_lc_lock held). */
+static void test_lc_unhook(struct test_nhi *nhi)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < nhi->lc_nbus; i++)
+		pci_bus_set_ops(nhi->lc_bus[i], nhi->lc_orig[i]);
+	/* as macsupport_test_gpu's cold bus: no task left inside our ops */
+	synchronize_rcu_tasks();
+	while (atomic_read(&test_lc_busy))
+		usleep_range(1000, 2000);
+	for (i = 0; i < nhi->lc_nbus; i++) {
+		for (j = 0; j < ARRAY_SIZE(test_lc_map); j++)
+			if (test_lc_map[j].bus == nhi->lc_bus[i])
+				WRITE_ONCE(test_lc_map[j].bus, NULL);
+		put_device(&nhi->lc_bus[i]->dev);
+	}
+	nhi->lc_nbus = 0;
+}
+
+static void test_lc_stop(struct test_nhi *nhi)
+{
+	if (!nhi->lc_upsb)
+		return;
+	if (nhi->lc_link)
+		device_link_del(nhi->lc_link);
+	if (nhi->lc_power)
+		device_unregister(nhi->lc_power);
+	mutex_lock(&test_lc_lock);
+	test_lc_unhook(nhi);
+	mutex_unlock(&test_lc_lock);
+	pci_dev_put(nhi->lc_upsb);
+	nhi->lc_upsb = NULL;
+}
+
+/* lc_sleep: take over the chip's config accesses and give it a power device. */
+static void test_lc_start(struct test_nhi *nhi)
+{
+	struct pci_dev *dsb0 = pci_upstream_bridge(nhi->pdev);
+	struct pci_dev *upsb = dsb0 ? pci_upstream_bridge(dsb0) : NULL;
+	struct device *power;
+	unsigned int i, j;
+
+	if (!lc_sleep || !upsb || !upsb->subordinate || !upsb->bus->self)
+		return;
+	nhi->lc_upsb = pci_dev_get(upsb);
+	nhi->lc_bus[nhi->lc_nbus++] = upsb->bus;
+	nhi->lc_bus[nhi->lc_nbus++] = upsb->subordinate;
+	pci_walk_bus(upsb->subordinate, test_lc_collect, nhi);
+
+	mutex_lock(&test_lc_lock);
+	for (i = 0; i < nhi->lc_nbus; i++) {
+		for (j = 0; j < ARRAY_SIZE(test_lc_map) && test_lc_map[j].bus; j++)
+			;
+		if (j == ARRAY_SIZE(test_lc_map)) {
+			nhi->lc_nbus = i;
+			test_lc_unhook(nhi);
+			mutex_unlock(&test_lc_lock);
+			pci_warn(nhi->pdev, "TEST ONLY: lc_sleep: too many buses, not modelled\n");
+			pci_dev_put(nhi->lc_upsb);
+			nhi->lc_upsb = NULL;
+			return;
+		}
+		/* a removed bus stays allocated until its ops are given back */
+		get_device(&nhi->lc_bus[i]->dev);
+		test_lc_map[j].nhi = nhi;
+		test_lc_map[j].orig = nhi->lc_bus[i]->ops;
+		if (!test_lc_default)
+			WRITE_ONCE(test_lc_default, nhi->lc_bus[i]->ops);
+		WRITE_ONCE(test_lc_map[j].bus, nhi->lc_bus[i]);
+		nhi->lc_orig[i] = pci_bus_set_ops(nhi->lc_bus[i], &test_lc_ops);
+	}
+	mutex_unlock(&test_lc_lock);
+
+	power = kzalloc(sizeof(*power), GFP_KERNEL);
+	if (power) {
+		atomic_inc(&test_lc_live);
+		device_initialize(power);
+		/* after the port above the chip, before the chip (the link) */
+		power->parent = &upsb->bus->self->dev;
+		power->type = &test_lc_power_type;
+		dev_set_name(power, "tb_chip_power-%s", pci_name(nhi->pdev));
+		dev_set_drvdata(power, nhi);
+		if (device_add(power)) {
+			put_device(power);
+			power = NULL;
+		}
+	}
+	nhi->lc_power = power;
+	/* resumed before the upstream port: the power comes back first */
+	if (power)
+		nhi->lc_link = device_link_add(&upsb->dev, power, DL_FLAG_STATELESS);
+	if (!nhi->lc_link)
+		pci_warn(nhi->pdev, "TEST ONLY: lc_sleep: no power device before the upstream port: S3 not modelled\n");
+	pci_info(nhi->pdev, "TEST ONLY: lc_sleep: %u buses of the chip (upstream port %s) read all-ones from the NHI's suspend_noirq on\n",
+		 nhi->lc_nbus, pci_name(upsb));
+}
+
+/* thunderbolt.ko's suspend_noirq puts the chip's link controller to sleep */
+static int __maybe_unused test_nhi_suspend_noirq(struct device *dev)
+{
+	struct test_nhi *nhi = dev_get_drvdata(dev);
+
+	if (nhi->lc_upsb) {
+		WRITE_ONCE(nhi->lc_asleep, true);
+		atomic_inc(&nhi->lc_sleeps);
+	}
+	return 0;
+}
+
+/* ... and its resume_noirq wakes it (suspend to idle; after S3 it is awake) */
+static int __maybe_unused test_nhi_resume_noirq(struct device *dev)
+{
+	struct test_nhi *nhi = dev_get_drvdata(dev);
+
+	if (nhi->lc_upsb)
+		WRITE_ONCE(nhi->lc_asleep, false);
+	return 0;
+}
+
 static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct acpi_device *adev = ACPI_COMPANION(&pdev->dev);
@@ -802,6 +1134,7 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	test_nhi_allow_d3_chain(pdev);
 
 	pci_set_drvdata(pdev, nhi);
+	test_lc_start(nhi);
 	nhi->dir = debugfs_create_dir(pci_name(pdev), test_nhi_root);
 	debugfs_create_file("status", 0444, nhi->dir, nhi, &test_nhi_status_fops);
 	debugfs_create_file_unsafe("hold", 0600, nhi->dir, nhi, &test_nhi_hold_fops);
@@ -880,6 +1213,7 @@ static void test_nhi_remove(struct pci_dev *pdev)
 	/* tb_domain_remove(): tb_stop() removes the root switch first. */
 	device_unregister(nhi->root_switch);
 	device_unregister(nhi->domain);
+	test_lc_stop(nhi);
 	/* the wakeup capability was this driver's emulation */
 	if (nhi->wake_capable)
 		device_init_wakeup(&pdev->dev, false);
@@ -906,6 +1240,9 @@ static int __maybe_unused test_nhi_runtime_resume(struct device *dev)
 }
 
 static const struct dev_pm_ops test_nhi_pm = {
+	/* suspend only: thunderbolt.ko's freeze_noirq does not sleep the chip */
+	.suspend_noirq	= pm_sleep_ptr(test_nhi_suspend_noirq),
+	.resume_noirq	= pm_sleep_ptr(test_nhi_resume_noirq),
 	SET_RUNTIME_PM_OPS(test_nhi_runtime_suspend, test_nhi_runtime_resume, NULL)
 };
 
@@ -964,6 +1301,12 @@ static void __exit test_nhi_exit(void)
 	if (!bind)
 		return;
 	pci_unregister_driver(&test_nhi_driver);
+	/*
+	 * lc_sleep: the power devices' last references go with their links,
+	 * late (and later still with CONFIG_DEBUG_KOBJECT_RELEASE)
+	 */
+	device_link_wait_removal();
+	wait_var_event(&test_lc_live, !atomic_read(&test_lc_live));
 	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
 	debugfs_remove_recursive(test_nhi_root);
 }

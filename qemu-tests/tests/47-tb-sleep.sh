@@ -23,6 +23,11 @@
 # 4. No driver, s2idle, aborted before the noirq phases (pm_test=devices
 #    returns the way a failed suspend does): the controller is powered up
 #    before the upstream port's resume restores it.
+# 5. Alpine Ridge (EXPECT_TB_LC_SLEEP=1), with 1.: the chip's config space
+#    comes back from S3 as it was, though thunderbolt.ko's suspend_noirq
+#    of the NHI made the whole chip read all-ones before the PCI core's
+#    own save (the stand-in's lc_sleep model): tb_macpm copied it in the
+#    late phase and put the copies in place after the noirq saves.
 # Thunderbolt 3 (the RTPC votes, the root port's _PS3): the same, with the
 # votes for XRPE: given back (RTPC(1)) by the switch's resume before the
 # upstream port's _PS0 powers the controller, taken (RTPC(0)) once idle, so
@@ -164,13 +169,53 @@ tb_check_rearmed()
 	tb_fw_set 1 TPLG 0
 }
 
+# chip_cfg: the upstream port's bus numbers, the NHI's and the xHCI's IDs
+# and first BAR, as config reads return them (all-ones where the way to a
+# function is gone, 0 where it came back from "S3" unrestored)
+xhci_dev=$(tb_find_dev 1b36:000d "$nhi")
+cfg_hex() { od -An -tx1 -j "$2" -N "$3" "/sys/bus/pci/devices/$1/config" | tr -d ' \n'; }
+chip_cfg()
+{
+	echo "upstream port buses $(cfg_hex "$upsb" 24 3), NHI IDs $(cfg_hex "$nhi" 0 4) BAR0 $(cfg_hex "$nhi" 16 4)" \
+		"${xhci_dev:+xHCI IDs $(cfg_hex "$xhci_dev" 0 4) BAR0 $(cfg_hex "$xhci_dev" 16 4)}"
+}
+lc() { sed -n "s/^$1: //p" "/sys/kernel/debug/macsupport_test_nhi/$nhi/status"; }
+
 if [ "${EXPECT_TB_NHI_DRIVER:-}" != none ]; then
 	# 1. S3, driver bound
+	chip0=$(chip_cfg) sleeps0=$(lc lc_sleeps) resets0=$(lc lc_power_resets)
 	tb_cycle sleep-s3-driver-up-in-suspend platform deep 1SLNUnlus \
 		"NHI driver bound: powered up once in the suspend phase, nothing in the noirq phases"
+	# Alpine Ridge (EXPECT_TB_LC_SLEEP): the stand-in's chip read all-ones
+	# from the NHI's suspend_noirq on and came back from "S3" at power-on
+	# values; tb_macpm saved it in the late phase, so the PCI core restored
+	# what it was, not the all-ones it would have read in the noirq phase.
+	if [ "${EXPECT_TB_LC_SLEEP:-0}" = 1 ]; then
+		chip1=$(chip_cfg)
+		saved=$(dmesg_since sleep-s3-driver-up-in-suspend | grep -o "tb_macpm $nhi: put the copies of [0-9]* functions" | head -n 1)
+		if [ "$(lc lc_sleeps)" = $((sleeps0 + 1)) ] && [ "$(lc lc_power_resets)" = $((resets0 + 1)) ] &&
+		   [ "$chip1" = "$chip0" ] && [ -n "$saved" ]; then
+			pass tb_macpm sleep-s3-chip-restored "$chip1 as before the sleep; tb_macpm ${saved#tb_macpm $nhi: } (copied in the late phase) in place of what the noirq phase saved; emulated: the chip asleep from the NHI's suspend_noirq (config reads all-ones: $(lc lc_reads), writes dropped: $(lc lc_writes)), at power-on values before the upstream port's resume_noirq"
+		else
+			fail tb_macpm sleep-s3-chip-restored "after: $chip1; before: $chip0; chip sleeps $sleeps0 -> $(lc lc_sleeps), resets $resets0 -> $(lc lc_power_resets); ${saved:-no early save logged}"
+		fi
+	fi
 	if [ "$(cat "/sys/bus/pci/devices/$nhi/power/wakeup" 2>/dev/null)" = enabled ]; then
+		reads0=$(lc lc_reads)
 		tb_cycle sleep-s2idle-driver-up-in-suspend platform s2idle 1SLNUnlus \
 			"NHI driver bound, NHI wakeup-enabled: resumed for its suspend callback, powered up once in the suspend phase"
+		# Alpine Ridge after suspend to idle: the chip as it was, with the
+		# copies loaded for what the PCI core restores. Not modelled: what
+		# the real chip's config space is then (here it kept it).
+		if [ "${EXPECT_TB_LC_SLEEP:-0}" = 1 ]; then
+			chip2=$(chip_cfg)
+			put=$(dmesg_since sleep-s2idle-driver-up-in-suspend | grep -c "tb_macpm $nhi: put the copies of")
+			if [ "$chip2" = "$chip0" ] && [ "$put" = 1 ]; then
+				pass tb_macpm sleep-s2idle-chip-intact "$chip2 as before; the copies loaded in the noirq phase, the chip asleep meanwhile (reads all-ones: $reads0 -> $(lc lc_reads)); not modelled: what the real chip keeps across suspend to idle"
+			else
+				fail tb_macpm sleep-s2idle-chip-intact "after: $chip2; before: $chip0; copies loaded: $put"
+			fi
+		fi
 	fi
 	check tb_macpm sleep-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 	tb_check_rearmed "pm_test=platform deep"

@@ -40,11 +40,15 @@
  * not restore the chip's bridges at all. The out-of-tree tb-ar-shim-dkms
  * saves the bridges before the NHI's noirq suspend and restores them on
  * s2idle resume, and has the machine suspend to idle, the one thing that
- * avoids the EFI's part. A module cannot change the default sleep state:
- * the row checks it. On a 14,2 both controllers wake the machine from S3
- * about every 45 s (their PME, through the root ports' and the xHCIs' wake
- * GPEs 0x69/0x6D, as on 14,1's tables): the row turns that wake-up off,
- * at the cost of a Thunderbolt device no longer waking it. Which devices:
+ * avoids the EFI's part. tb_macpm keeps the PCI core from saving and
+ * restoring the all-ones for every Alpine Ridge controller it manages and
+ * finds powered at sleep (tb_ctrl_suspend_late(); tested against a model
+ * of the chip for S3 only); a module cannot change the default sleep
+ * state: the row checks it. On a 14,2
+ * both controllers wake the machine from S3 about every 45 s (their PME,
+ * through the root ports' and the xHCIs' wake GPEs 0x69/0x6D, as on
+ * 14,1's tables): the row turns that wake-up off, at the cost of a
+ * Thunderbolt device no longer waking it. Which devices:
  * the ones the owner's fix turns off in /proc/acpi/wakeup (RP05, RP09,
  * XHC2, XHC3, named there as the Thunderbolt ones); their full paths are
  * inferred from 14,1's tables (RP05, XHC2 below its DSB2) and 13,3's (the
@@ -262,7 +266,7 @@ static const struct mac_quirk mac_quirks[] = {
 		.action = MAC_QUIRK_ACT_CHECK_S2IDLE,
 		.reach = MAC_QUIRK_MODULE_VERIFIES,
 		.fix =
-			"mem_sleep_default=s2idle (kernel parameter); tb-ar-shim-dkms for its s2idle resume",
+			"mem_sleep_default=s2idle (kernel parameter); tb_macpm keeps the all-ones from being saved and restored where it manages the controller",
 		.source =
 			"user reports (github.com/omacom/omarchy issue 10593, pull requests 10758 and 9899; omacom/omarchy-pkgs pull request 349, tb-ar-shim-dkms)",
 	},

@@ -18,6 +18,8 @@
 
 /* Hotplug downstream ports of one controller that the module links. */
 #define TB_MAX_DSB	8
+/* functions of one chip (ports, NHI, xHCI) copied across system sleep */
+#define TB_CHIP_MAX	12
 
 /**
  * struct tb_ctrl - one Thunderbolt controller the module powers
@@ -70,6 +72,12 @@
  * @in_sleep: between the switch's prepare and complete callbacks
  * @plug_in_sleep: a plug (notify or own GPE) came during system sleep:
  *	handled in complete
+ * @chip: Alpine Ridge, system sleep: the chip's functions whose config
+ *	space was copied in the late suspend phase (referenced), @nchip of
+ *	them (tb_ctrl_suspend_late())
+ * @chip_state: the copies
+ * @nchip: number of @chip
+ * @chip_loaded: the copies were put in place in the noirq phase
  * @plug_storm: Alpine Ridge's GPE stormed and is disabled, until
  *	tb_macpm.power_down is written
  * @dying: being torn down: no more power-downs
@@ -141,6 +149,10 @@ struct tb_ctrl {
 	bool sleep_off;
 	bool in_sleep;
 	bool plug_in_sleep;
+	struct pci_dev *chip[TB_CHIP_MAX];
+	struct pci_saved_state *chip_state[TB_CHIP_MAX];
+	unsigned int nchip;
+	bool chip_loaded;
 	bool plug_storm;
 	bool dying;
 	const char *stay_on;

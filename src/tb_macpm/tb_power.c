@@ -555,6 +555,154 @@ static int tb_ctrl_prepare(struct device *dev)
 	return 0;
 }
 
+/*
+ * Copy the config space of one of the chip's functions, if it answers now
+ * (not unpowered, nor behind a port in D3) and the PM core will call its
+ * callbacks (not direct-complete).
+ */
+static void tb_chip_add(struct tb_ctrl *ctrl, struct pci_dev *pdev)
+{
+	struct pci_saved_state *state;
+	bool saved = pdev->state_saved;
+	u32 id;
+
+	if (ctrl->nchip >= TB_CHIP_MAX || pdev->current_state == PCI_D3cold ||
+	    pdev->dev.power.direct_complete)
+		return;
+	if (pci_read_config_dword(pdev, PCI_VENDOR_ID, &id) || PCI_POSSIBLE_ERROR(id))
+		return;
+	pci_save_state(pdev);
+	state = pci_store_saved_state(pdev);
+	/*
+	 * The device's own saved state now holds what it holds anyway; the
+	 * flag as it was, so that the core saves and suspends it in its noirq
+	 * phase as ever.
+	 */
+	pdev->state_saved = saved;
+	if (!state)
+		return;
+	ctrl->chip[ctrl->nchip] = pci_dev_get(pdev);
+	ctrl->chip_state[ctrl->nchip++] = state;
+}
+
+/*
+ * The chip's own functions: the upstream port, its downstream ports and
+ * what sits below those that are not hotplug ports (the NHI, the xHCI);
+ * not the tunnelled devices below the hotplug ports.
+ */
+static int tb_chip_one(struct pci_dev *pdev, void *data)
+{
+	struct tb_ctrl *ctrl = data;
+	struct pci_dev *up = pdev->bus->self;
+
+	if (pdev->bus == ctrl->upsb->subordinate ||
+	    (up && up->bus == ctrl->upsb->subordinate && !up->is_hotplug_bridge))
+		tb_chip_add(ctrl, pdev);
+	return 0;
+}
+
+/* Drop the copies (ctrl->lock held). */
+static void tb_chip_release(struct tb_ctrl *ctrl)
+{
+	ctrl->chip_loaded = false;
+	while (ctrl->nchip) {
+		ctrl->nchip--;
+		kfree(ctrl->chip_state[ctrl->nchip]);
+		pci_dev_put(ctrl->chip[ctrl->nchip]);
+	}
+}
+
+/*
+ * Alpine Ridge, system sleep: thunderbolt.ko's suspend_noirq of the NHI
+ * puts the chip's link controller to sleep (tb_switch_suspend() ->
+ * tb_lc_set_sleep()), and from then on every function of the chip, its
+ * upstream and downstream ports too, reads all-ones (a MacBookPro14,1
+ * owner's measurements, see mac_quirks' tb_alpine_ridge_s3). The PCI core
+ * and the xHCI's driver save a device's config space in that same phase,
+ * in an order the NHI's sleep does not wait for (the ports after it, the
+ * xHCI, its cousin, either way), and write the saved values back on
+ * resume: all-ones after S3 (bus numbers 0xff, the NHI and the xHCI gone,
+ * resumes of a minute and more) and after suspend to idle. So, for a
+ * controller powered when sleep begins, the late phase keeps a copy of
+ * each of the chip's functions while it still answers, and this
+ * switch's suspend_noirq, which the PM core runs after every device below
+ * the upstream port (its consumer), loads the copies over what the noirq
+ * phase saved; everything else in the core's handling (the D3 transitions,
+ * wake-up, the restores on resume) stays as it is. Titan Ridge is not
+ * touched: nobody has reported its functions unreadable there.
+ *
+ * Not known: thunderbolt.ko's runtime suspend of the NHI calls
+ * tb_lc_set_sleep() too (tb_runtime_suspend()), before the ports above it
+ * runtime-suspend and save their config space. If the chip reads all-ones
+ * then as well, what the PCI core restores after a power cycle of this
+ * switch is wrong on a real Alpine Ridge Mac; nobody has measured it, and
+ * the harness models the chip's sleep in system sleep only.
+ */
+static int tb_ctrl_suspend_late(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	unsigned int n;
+
+	if (ctrl->gen != MAC_TB_ALPINE_RIDGE)
+		return 0;
+	mutex_lock(&ctrl->lock);
+	tb_chip_release(ctrl);
+	if (!ctrl->off && !ctrl->dying) {
+		tb_chip_add(ctrl, ctrl->upsb);
+		pci_walk_bus(ctrl->upsb->subordinate, tb_chip_one, ctrl);
+	}
+	n = ctrl->nchip;
+	mutex_unlock(&ctrl->lock);
+	if (n)
+		dev_dbg(dev, "copied the config space of %u functions of the chip before its NHI puts it to sleep\n",
+			n);
+	return 0;
+}
+
+static int tb_ctrl_suspend_noirq(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	unsigned int i, n;
+
+	mutex_lock(&ctrl->lock);
+	/* the same devices, their capabilities the same: nothing to fail */
+	for (i = 0; i < ctrl->nchip; i++)
+		pci_load_saved_state(ctrl->chip[i], ctrl->chip_state[i]);
+	ctrl->chip_loaded = true;
+	n = ctrl->nchip;
+	mutex_unlock(&ctrl->lock);
+	if (n)
+		dev_dbg(dev, "put the copies of %u functions of the chip in place of what the noirq phase saved\n",
+			n);
+	return 0;
+}
+
+/*
+ * A sleep aborted in the noirq phase before this switch's turn: the PM
+ * core has restored what the chip's functions saved there, all-ones if
+ * the NHI had put the chip to sleep by then. Write the copies back, the
+ * upstream port first (they were taken top-down).
+ */
+static int tb_ctrl_resume_early(struct device *dev)
+{
+	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
+	unsigned int i, n = 0;
+
+	mutex_lock(&ctrl->lock);
+	if (!ctrl->chip_loaded) {
+		for (i = 0; i < ctrl->nchip; i++) {
+			pci_load_saved_state(ctrl->chip[i], ctrl->chip_state[i]);
+			pci_restore_state(ctrl->chip[i]);
+		}
+		n = ctrl->nchip;
+	}
+	mutex_unlock(&ctrl->lock);
+	if (n)
+		dev_dbg(dev, "sleep aborted before the copies were put in place: wrote back the config space of %u functions of the chip\n",
+			n);
+	return 0;
+}
+
 static int tb_ctrl_resume_noirq(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
@@ -616,6 +764,7 @@ static void tb_ctrl_complete(struct device *dev)
 		tb_arm(ctrl);
 	ctrl->sleep_off = false;
 	ctrl->in_sleep = false;
+	tb_chip_release(ctrl);
 	/* a plug heard during the transition: look at it now */
 	if (ctrl->plug_in_sleep && !ctrl->dying)
 		schedule_work(&ctrl->look_work);
@@ -626,6 +775,13 @@ static void tb_ctrl_complete(struct device *dev)
 static const struct dev_pm_ops tb_ctrl_pm_ops = {
 	.prepare	= tb_ctrl_prepare,
 	.complete	= tb_ctrl_complete,
+	/* hibernation's power-off sleeps the chip (nhi_poweroff_noirq()) too */
+	.suspend_late	= tb_ctrl_suspend_late,
+	.suspend_noirq	= tb_ctrl_suspend_noirq,
+	.resume_early	= tb_ctrl_resume_early,
+	.poweroff_late	= tb_ctrl_suspend_late,
+	.poweroff_noirq	= tb_ctrl_suspend_noirq,
+	.restore_early	= tb_ctrl_resume_early,
 	.resume		= tb_ctrl_resume,
 	.resume_noirq	= tb_ctrl_resume_noirq,
 	SET_RUNTIME_PM_OPS(tb_ctrl_runtime_suspend, tb_ctrl_runtime_resume, NULL)
@@ -1058,6 +1214,7 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	mutex_lock(&ctrl->lock);
 	ctrl->dying = true;
 	tb_disarm(ctrl);
+	tb_chip_release(ctrl);
 	mutex_unlock(&ctrl->lock);
 	if (ctrl->has_gpe)
 		acpi_remove_gpe_handler(NULL, ctrl->gpe, tb_gpe_handler);
