@@ -319,6 +319,7 @@ profile_load()
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
 	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
 	APPLE_PROPS= APPLE_NVRAM_PROPS= KCMDLINE_EXTRA= SMP_MAXCPUS=
+	CHECK_FULL_ONLY= CHECK_FULL_ONLY_WHY=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
