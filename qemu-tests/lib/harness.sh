@@ -171,7 +171,13 @@ harness_probe_kvm()
 	if grep -q '^MACSUPPORT-END' "$(boot_dir kvm-probe)/results" 2>/dev/null; then
 		echo kvm > "$OUT/accel"
 	else
-		echo "tcg (a KVM probe boot did not finish in 20 s)" > "$OUT/accel"
+		# timeout's status, or 137 where its -k had to kill QEMU
+		case "$(cat "$(boot_dir kvm-probe)/status" 2>/dev/null)" in
+		124|137) echo "tcg (a KVM probe boot did not finish in 20 s)" > "$OUT/accel" ;;
+		'') echo "tcg (a KVM probe boot did not run)" > "$OUT/accel" ;;
+		*) echo "tcg (a KVM probe boot failed: QEMU exit status $(cat "$(boot_dir kvm-probe)/status"))" \
+			> "$OUT/accel" ;;
+		esac
 	fi
 }
 
@@ -257,6 +263,10 @@ harness_build_initramfs()
 		[ -e "$ko" ] || die "module $ko not built"
 		cp "$ko" "$root$mods/extra/"
 	done
+	# Without their DWARF (the guest's stack traces need only the symbols,
+	# which stay; the tree's own .ko keep everything for decoding): half
+	# the initramfs that the firmware reads and the kernel unpacks per boot.
+	strip --strip-debug "$root$mods"/extra/*.ko || die "cannot strip the modules"
 	cp "$MODDIR"/modules.{order,builtin,builtin.modinfo} "$root$mods/" 2>/dev/null
 	depmod -b "$root" "$KVER" || die "depmod failed"
 
