@@ -90,8 +90,9 @@ tb_seq()
 		/PM: resume of devices complete/ { printf "s" }
 		index($0, me) && /(RPE|RTPC)\(1\)$/ { printf "1" }
 		index($0, me) && /(RPE|RTPC)\(0\)$/ { printf "0" }
-		index($0, port) && index($0, "calling pci_pm_resume_noirq+") { printf "U" }
-		index($0, port) && index($0, "calling pci_pm_resume+") { printf "u" }
+		# 6.1 prints the callback as %pS ("...+0x0/0x..."), 6.12 as %ps
+		index($0, port) && /calling pci_pm_resume_noirq[+ ]/ { printf "U" }
+		index($0, port) && /calling pci_pm_resume[+ ]/ { printf "u" }
 		END { print "" }'
 }
 
