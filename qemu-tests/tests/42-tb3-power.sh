@@ -196,28 +196,27 @@ if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
 	dp_on=${EXPECT_TB_DP_NOTIFIES:-1 2}
 	if wait_until 30 tb_is 1 off > /dev/null && wait_until 30 tb_is 2 off > /dev/null; then
 		w1=$(tb_attr 1 gpe_wakes) w2=$(tb_attr 2 gpe_wakes)
+		c1=$(tb_fw 1 TCON) c2=$(tb_fw 2 TCON)
 		tb_eval "$EXPECT_TB_DP_GPE" > /dev/null
+		# Counted, not caught "on" (with the 500 ms hold a slow guest,
+		# the debug kernel's, looks too late): each notified controller
+		# counted a plug wake and was powered up, the other neither.
+		dp_up() { [ "$(tb_attr "$1" gpe_wakes)" != "$2" ] && [ "$(tb_fw "$1" TCON)" -gt "$3" ]; }
 		dp_woke()
 		{
-			for _i in 1 2; do
-				case " $dp_on " in
-				*" $_i "*) tb_is $_i on || return 1 ;;
-				*) tb_is $_i off || return 1 ;;
-				esac
-			done
+			dp_up 1 "$w1" "$c1" || return 1
+			case " $dp_on " in *" 2 "*) dp_up 2 "$w2" "$c2" ;; esac
 		}
-		# each notified controller counted a plug wake, the other none
-		dp_counted()
+		dp_other_still()
 		{
-			[ "$(tb_attr 1 gpe_wakes)" != "$w1" ] || return 1
 			case " $dp_on " in
-			*" 2 "*) [ "$(tb_attr 2 gpe_wakes)" != "$w2" ] ;;
-			# not notified: still off a second later, no plug wake
-			*) sleep 1; tb_is 2 off && [ "$(tb_attr 2 gpe_wakes)" = "$w2" ] ;;
+			*" 2 "*) return 0 ;;
 			esac
+			sleep 1
+			[ "$(tb_attr 2 gpe_wakes)" = "$w2" ] && [ "$(tb_fw 2 TCON)" = "$c2" ] && tb_is 2 off
 		}
-		if t=$(wait_until 15 dp_woke) && dp_counted; then
-			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified controller(s) $dp_on: on $t s later, plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes) (the other, if any, stayed off)"
+		if t=$(wait_until 15 dp_woke) && dp_other_still; then
+			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified controller(s) $dp_on: powered up within $t s (plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes), power-ups $c1 -> $(tb_fw 1 TCON) and $c2 -> $(tb_fw 2 TCON); one not notified stays off)"
 		else
 			fail tb_macpm tb3-dp-notify "after $EXPECT_TB_DP_GPE: $(tb_state 1); $(tb_state 2)"
 		fi
@@ -227,14 +226,17 @@ if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
 fi
 
 # A plug in the power-down window: the NHI suspended, the switch not yet off
-# (its delay 3 s here). The notify must hold the NHI and the ports resumed,
+# (its delay 6 s here). The notify must hold the NHI and the ports resumed,
 # not be dropped because nothing is armed yet (the power would then be cut
-# under a plugged device).
+# under a plugged device). The switch's delay is 6 s and the hold 15 s:
+# the debug kernel's guest takes seconds for each step (on 2026-12-06 its
+# plug came more than 3 s after the window opened, and it looked 8 s after
+# the plug).
 if wait_until 30 tb_is 1 off > /dev/null; then
 	echo on > "/sys/bus/pci/devices/$xhci/power/control"
 	wait_until 15 tb_is 1 on > /dev/null
-	echo 3000 > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
-	echo 3000 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	echo 6000 > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
+	echo 15000 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 	nhi_rt() { cat "/sys/bus/pci/devices/$nhi/power/runtime_status"; }
 	window() { [ "$(nhi_rt)" = suspended ] && [ "$(cat "/sys/bus/pci/devices/$xhci/power/runtime_status")" = suspended ] && tb_is 1 on; }
@@ -247,15 +249,20 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 		t0=$(uptime_cs)
 		tb_plug 1
 		if t=$(wait_until 2 sh -c "[ \"\$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)\" = active ]"); then
-			# 2.5 s after the plug, inside its 3 s hold: still held, on
-			left=$((t0 + 250 - $(uptime_cs)))
+			# at least 6.5 s after the plug, past the switch's 6 s delay,
+			# inside the 15 s hold: still held, on
+			left=$((t0 + 650 - $(uptime_cs)))
 			[ "$left" -gt 0 ] && sleep "$(awk -v c="$left" 'BEGIN { printf "%.2f", c / 100 }')"
+			late_cs=$(($(uptime_cs) - t0))
+			late=$(awk -v c="$late_cs" 'BEGIN { printf "%.1f", c / 100 }')
 			if [ "$(tb_attr 1 power_cycles)" != "$cyc" ] || [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; then
 				fail tb_macpm tb3-plug-in-window "not in the window: the controller went off before the plug (cycles $cyc -> $(tb_attr 1 power_cycles), plug wakes $w -> $(tb_attr 1 gpe_wakes))"
+			elif [ "$late_cs" -ge 1400 ]; then
+				fail tb_macpm tb3-plug-in-window "the guest looked $late s after the plug, too close to the end of its 15 s hold to tell: $(state)"
 			elif tb_is 1 on && [ "$(nhi_rt)" = active ]; then
-				pass tb_macpm tb3-plug-in-window "a plug while the switch waited (NHI suspended, still on, no power cycle before it): NHI resumed $t s later and still held 2.5 s after the plug, on, $(votes)"
+				pass tb_macpm tb3-plug-in-window "a plug while the switch waited (NHI suspended, still on, no power cycle before it): NHI resumed $t s later and still held $late s after the plug (switch delay 6 s), on, $(votes)"
 			else
-				fail tb_macpm tb3-plug-in-window "NHI resumed but not held for the plug: $(state)"
+				fail tb_macpm tb3-plug-in-window "NHI resumed but not held for the plug ($late s after it; hold 15 s): $(state)"
 			fi
 		else
 			fail tb_macpm tb3-plug-in-window "the plug in the power-down window was dropped: $(state)"
@@ -263,6 +270,8 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 	fi
 	echo "$TB_FAST_MS" > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	# the rest of the 15 s hold, before the next case counts on idle
+	wait_until 30 tb_is 1 off > /dev/null
 else
 	fail tb_macpm tb3-plug-in-window "not off before the case: $(state)"
 fi
@@ -297,10 +306,13 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	tb_fw_set 1 TSTK 0
 	echo 1 > /sys/module/tb_macpm/parameters/power_down
 	if t=$(wait_until 30 tb_is 1 off); then
-		w=$(tb_attr 1 gpe_wakes)
+		w=$(tb_attr 1 gpe_wakes) c=$(tb_fw 1 TCON)
 		tb_plug 1
-		if t2=$(wait_until 15 tb_is 1 on) && [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; then
-			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug powered it up in $t2 s"
+		# counted, not caught "on": with the 500 ms hold the controller
+		# may be off again before a slow guest looks (the debug kernel's)
+		plugged_up() { [ "$(tb_attr 1 gpe_wakes)" != "$w" ] && [ "$(tb_fw 1 TCON)" -gt "$c" ]; }
+		if t2=$(wait_until 15 plugged_up); then
+			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug was heard and powered it up within $t2 s (plug wakes $w -> $(tb_attr 1 gpe_wakes), UPSB _PS0 power-ups $c -> $(tb_fw 1 TCON))"
 		else
 			fail tb_macpm tb3-level-storm-retry "off again, but the next plug was not heard: $(state), plug wakes $w -> $(tb_attr 1 gpe_wakes)"
 		fi
