@@ -34,6 +34,24 @@ skip_test()
 	exit 0
 }
 
+# rmmod_settled MODULE: rmmod, then wait (at most 5 s) until its drivers and
+# its class are gone from sysfs. CONFIG_DEBUG_KOBJECT_RELEASE (the debug
+# kernel) delays their removal by up to 4 s, and a modprobe before that
+# registers the same names again: the driver core's sysfs_warn_dup dump,
+# with our init in its stack (MacBookPro11,3, 2026-12-06:
+# '/bus/pnp/drivers/apple_gmux_ng'). Elsewhere they are gone at once.
+rmmod_settled()
+{
+	command rmmod "$@" || return
+	_rw=0
+	while [ $_rw -lt 50 ] && { [ -e "/sys/module/$1" ] ||
+		ls -d /sys/bus/*/drivers/"$1" "/sys/class/$1" > /dev/null 2>&1; }; do
+		sleep 0.1
+		_rw=$((_rw + 1))
+	done
+	return 0
+}
+
 # check MODULE NAME COMMAND...: pass if COMMAND succeeds
 check()
 {

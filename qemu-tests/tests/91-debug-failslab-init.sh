@@ -31,6 +31,9 @@ echo 100 > "$FS/probability"
 echo 1 > "$FS/interval"
 echo 0 > "$FS/times"
 
+# every unload waits out the debug kernel's delayed sysfs removal (rmmod_settled)
+rmmod() { rmmod_settled "$@"; }
+
 # failing_modprobe SPACE MODULE [ARGS...]: modprobe with at most one slab
 # allocation failed, once SPACE bytes have been allocated; prints what is
 # left of SPACE and whether the failure was injected ("left fired|unfired")

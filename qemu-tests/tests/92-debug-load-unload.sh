@@ -14,6 +14,9 @@
 # load takes each controller (power switch, device links, root switch) and
 # every unload gives it back; a load that does not take them all fails.
 
+# every unload waits out the debug kernel's delayed sysfs removal (rmmod_settled)
+rmmod() { rmmod_settled "$@"; }
+
 [ "${EXPECT_APPLE:-0}" = 1 ] || skip_test harness "$PROFILE is not an Apple machine"
 if ! debug_kernel; then
 	for m in $BUNDLE_MODULES; do
