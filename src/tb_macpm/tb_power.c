@@ -659,17 +659,32 @@ static int tb_ctrl_suspend_late(struct device *dev)
 	return 0;
 }
 
+/*
+ * Put the copies in place of what the devices hold saved and, with
+ * @restore, write them to the devices too, in the order taken (top-down).
+ * The same devices, their capabilities the same: nothing to fail.
+ * Return: how many (ctrl->lock held).
+ */
+static unsigned int tb_chip_load(struct tb_ctrl *ctrl, bool restore)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nchip; i++) {
+		pci_load_saved_state(ctrl->chip[i], ctrl->chip_state[i]);
+		if (restore)
+			pci_restore_state(ctrl->chip[i]);
+	}
+	ctrl->chip_loaded = true;
+	return ctrl->nchip;
+}
+
 static int tb_ctrl_suspend_noirq(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
-	unsigned int i, n;
+	unsigned int n;
 
 	mutex_lock(&ctrl->lock);
-	/* the same devices, their capabilities the same: nothing to fail */
-	for (i = 0; i < ctrl->nchip; i++)
-		pci_load_saved_state(ctrl->chip[i], ctrl->chip_state[i]);
-	ctrl->chip_loaded = true;
-	n = ctrl->nchip;
+	n = tb_chip_load(ctrl, false);
 	mutex_unlock(&ctrl->lock);
 	if (n)
 		dev_dbg(dev, "put the copies of %u functions of the chip in place of what the noirq phase saved\n",
@@ -686,16 +701,11 @@ static int tb_ctrl_suspend_noirq(struct device *dev)
 static int tb_ctrl_resume_early(struct device *dev)
 {
 	struct tb_ctrl *ctrl = tb_ctrl_from_dev(dev);
-	unsigned int i, n = 0;
+	unsigned int n = 0;
 
 	mutex_lock(&ctrl->lock);
-	if (!ctrl->chip_loaded) {
-		for (i = 0; i < ctrl->nchip; i++) {
-			pci_load_saved_state(ctrl->chip[i], ctrl->chip_state[i]);
-			pci_restore_state(ctrl->chip[i]);
-		}
-		n = ctrl->nchip;
-	}
+	if (!ctrl->chip_loaded)
+		n = tb_chip_load(ctrl, true);
 	mutex_unlock(&ctrl->lock);
 	if (n)
 		dev_dbg(dev, "sleep aborted before the copies were put in place: wrote back the config space of %u functions of the chip\n",
