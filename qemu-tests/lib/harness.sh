@@ -164,10 +164,12 @@ harness_probe_kvm()
 		echo "tcg (no usable /dev/kvm)" > "$OUT/accel"
 		return
 	fi
+	# (bash's own line for a QEMU killed by a signal, "Aborted" where
+	# KVM opens but cannot run a guest, goes to a file, not the stream)
 	(
 		ACCEL=(-accel kvm -cpu host)
 		boot_profile non-apple "" test kvm-probe 20
-	)
+	) 2> "$OUT/kvm-probe.log"
 	if grep -q '^MACSUPPORT-END' "$(boot_dir kvm-probe)/results" 2>/dev/null; then
 		echo kvm > "$OUT/accel"
 	else
@@ -175,7 +177,7 @@ harness_probe_kvm()
 		case "$(cat "$(boot_dir kvm-probe)/status" 2>/dev/null)" in
 		124|137) echo "tcg (a KVM probe boot did not finish in 20 s)" > "$OUT/accel" ;;
 		'') echo "tcg (a KVM probe boot did not run)" > "$OUT/accel" ;;
-		*) echo "tcg (a KVM probe boot failed: QEMU exit status $(cat "$(boot_dir kvm-probe)/status"))" \
+		*) echo "tcg (a KVM probe boot failed: QEMU exit status $(cat "$(boot_dir kvm-probe)/status"), its output in kvm-probe/qemu.log)" \
 			> "$OUT/accel" ;;
 		esac
 	fi
