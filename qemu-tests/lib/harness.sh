@@ -176,8 +176,8 @@ harness_probe_kvm()
 		# timeout's status, or 137 where its -k had to kill QEMU
 		case "$(cat "$(boot_dir kvm-probe)/status" 2>/dev/null)" in
 		124|137) echo "tcg (a KVM probe boot did not finish in 20 s)" > "$OUT/accel" ;;
-		'') echo "tcg (a KVM probe boot did not run)" > "$OUT/accel" ;;
-		*) echo "tcg (a KVM probe boot failed: QEMU exit status $(cat "$(boot_dir kvm-probe)/status"), its output in kvm-probe/qemu.log)" \
+		'') echo "tcg (a KVM probe boot did not run: see kvm-probe.log)" > "$OUT/accel" ;;
+		*) echo "tcg (a KVM probe boot failed: QEMU exit status $(cat "$(boot_dir kvm-probe)/status"), see kvm-probe.log and kvm-probe/qemu.log)" \
 			> "$OUT/accel" ;;
 		esac
 	fi
