@@ -160,6 +160,10 @@ tb_cycle()
 tb_check_rearmed()
 {
 	_w=$(tb_attr 1 gpe_wakes) _c=$(tb_fw 1 TCON)
+	# the plug GPE's ACPI counters (count, enable, status), for a failure
+	_g=$(tb_attr 1 plug_source | sed -n 's/.*\\_GPE\._[LE]\([0-9A-F]*\) in .*/\1/p')
+	_gpe() { [ -z "$_g" ] || echo "gpe$_g $(tr -s ' ' < "/sys/firmware/acpi/interrupts/gpe$_g" 2>/dev/null)"; }
+	_g0=$(_gpe)
 	tb_fw_set 1 TPLG 1
 	tb_plug 1
 	_up() { [ "$(tb_attr 1 gpe_wakes)" != "$_w" ] && [ "$(tb_fw 1 TCON)" -gt "$_c" ]; }
@@ -171,7 +175,7 @@ tb_check_rearmed()
 			pass tb_macpm sleep-rearmed "plug GPE after $1: powered up within $t s, $_what"
 		fi
 	else
-		fail tb_macpm sleep-rearmed "plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 TCON): $(tb_state 1)"
+		fail tb_macpm sleep-rearmed "plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 TCON): $(tb_state 1)${_g:+; before the plug: $_g0, now: $(_gpe)}"
 	fi
 	tb_fw_set 1 TPLG 0
 }
