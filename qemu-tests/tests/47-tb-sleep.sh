@@ -159,6 +159,14 @@ tb_cycle()
 # 2026-12-06 it missed MacBookPro15,1's)
 tb_check_rearmed()
 {
+	# off first: the chip's config reads just before (chip_cfg) resumed the
+	# chain through the PCI core, which powered the controller up; a plug
+	# while it is on is looked at but is no wake (2026-12-06: a raise 0.2 s
+	# after chip_cfg came while it was still on)
+	if ! wait_until 20 tb_is 1 off > /dev/null; then
+		fail tb_macpm sleep-rearmed "premise: not off before the plug after $1: $(tb_state 1)"
+		return
+	fi
 	_w=$(tb_attr 1 gpe_wakes) _c=$(tb_fw 1 TCON)
 	# the plug GPE's ACPI counters (count, enable, status), for a failure
 	_g=$(tb_attr 1 plug_source | sed -n 's/.*\\_GPE\._[LE]\([0-9A-F]*\) in .*/\1/p')
