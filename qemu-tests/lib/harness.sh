@@ -92,14 +92,8 @@ summary()
 }
 
 now() { date +%s.%N; }
-# cpu_seconds: the CPU seconds (user and system) of the children in the
-# output of bash's "times" on stdin (run "times" in the shell itself, not in
-# $(...), whose subshell has waited for none of them)
-cpu_seconds()
-{
-	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
-		printf "%.1f", s }'
-}
+# cpu_seconds: the children's CPU seconds in bash's "times" on stdin
+cpu_seconds() { awk -f "$HARNESS_DIR/lib/cpu-seconds.awk"; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 die() { echo "harness: $*" >&2; exit 1; }
