@@ -51,4 +51,28 @@ struct aml_gpe_method {
 int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
 		       struct aml_gpe_method *found, unsigned int max);
 
+/* Length of an ACPI table's header, before its definition block. */
+#define AML_TABLE_HEADER_LEN	36
+
+/**
+ * aml_table_scope_gpe() - aml_find_scope_gpe() over a whole ACPI table
+ * @table: the table, its 36-byte header included
+ * @len: bytes available at @table
+ * @path: as for aml_find_scope_gpe()
+ * @found: where the methods found go
+ * @max: room in @found
+ *
+ * The table's own length (the header's Length field) bounds the walk; it
+ * must cover the header and fit in @len. A table that is nothing but its
+ * header is valid and declares nothing: Apple ships such SSDTs on most
+ * Thunderbolt 3 Macs ("SmcDppt", "PEG0SSD0", 36 bytes), and they must not
+ * make a table set unreadable.
+ *
+ * Return: as aml_find_scope_gpe(): the number of methods found, 0 for a
+ * header-only table, or -EINVAL if the table is truncated or its AML could
+ * not be walked.
+ */
+int aml_table_scope_gpe(const u8 *table, size_t len, const char *path,
+			struct aml_gpe_method *found, unsigned int max);
+
 #endif /* MACSUPPORT_AML_GPE_H */

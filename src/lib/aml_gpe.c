@@ -655,3 +655,19 @@ int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
 		return -EINVAL;
 	return (int)w.n;
 }
+
+int aml_table_scope_gpe(const u8 *table, size_t len, const char *path,
+			struct aml_gpe_method *found, unsigned int max)
+{
+	u32 length;
+
+	if (!table || len < AML_TABLE_HEADER_LEN)
+		return -EINVAL;
+	/* the header's Length field, little-endian at offset 4 */
+	length = (u32)table[4] | (u32)table[5] << 8 | (u32)table[6] << 16 |
+		 (u32)table[7] << 24;
+	if (length < AML_TABLE_HEADER_LEN || length > len)
+		return -EINVAL;
+	return aml_find_scope_gpe(table + AML_TABLE_HEADER_LEN, length - AML_TABLE_HEADER_LEN,
+				  path, found, max);
+}

@@ -246,11 +246,9 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 		return false;
 	}
 	for (i = 1; ACPI_SUCCESS(acpi_get_table(ACPI_SIG_SSDT, i, &hdr)); i++) {
-		r = -EINVAL;
-		if (hdr->length > sizeof(*hdr))
-			r = aml_find_scope_gpe((const u8 *)hdr + sizeof(*hdr),
-					       hdr->length - sizeof(*hdr), name.pointer,
-					       m, ARRAY_SIZE(m));
+		/* a header-only SSDT (Apple's SmcDppt, PEG0SSD0) declares nothing */
+		r = aml_table_scope_gpe((const u8 *)hdr, hdr->length, name.pointer, m,
+					ARRAY_SIZE(m));
 		acpi_put_table(hdr);
 		if (r < 0) {
 			bad++;
@@ -756,21 +754,39 @@ static int tb_param_set_power_down(const char *val, const struct kernel_param *k
 	return 0;
 }
 
-/* Enable the root switches of NHIs already bound (lock order: device, list). */
+/*
+ * Enable the root switches of NHIs already bound. Lock order: device, list;
+ * only the controllers' NHIs are locked, not every PCI device (whose probe
+ * may be slow: a GPU driver loading its firmware). A controller released
+ * meanwhile is simply not found again.
+ */
 static void tb_take_bound_root_switches(void)
 {
-	struct pci_dev *pdev = NULL;
+	struct pci_dev **nhis;
 	struct tb_ctrl *ctrl;
+	unsigned int i, n = 0;
 
-	for_each_pci_dev(pdev) {
-		device_lock(&pdev->dev);
+	mutex_lock(&tb_ctrls_lock);
+	list_for_each_entry(ctrl, &tb_ctrls, node)
+		n++;
+	nhis = n ? kcalloc(n, sizeof(*nhis), GFP_KERNEL) : NULL;
+	n = 0;
+	if (nhis)
+		list_for_each_entry(ctrl, &tb_ctrls, node)
+			nhis[n++] = pci_dev_get(ctrl->nhi);
+	mutex_unlock(&tb_ctrls_lock);
+
+	for (i = 0; i < n; i++) {
+		device_lock(&nhis[i]->dev);
 		mutex_lock(&tb_ctrls_lock);
-		ctrl = tb_find_ctrl(pdev);
-		if (ctrl && ctrl->nhi == pdev)
+		ctrl = tb_find_ctrl(nhis[i]);
+		if (ctrl && ctrl->nhi == nhis[i])
 			tb_take_root_switch(ctrl);
 		mutex_unlock(&tb_ctrls_lock);
-		device_unlock(&pdev->dev);
+		device_unlock(&nhis[i]->dev);
+		pci_dev_put(nhis[i]);
 	}
+	kfree(nhis);
 }
 
 static int __init tb_macpm_init(void)

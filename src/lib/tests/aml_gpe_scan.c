@@ -14,8 +14,6 @@
 
 #include "macsupport/aml_gpe.h"
 
-#define ACPI_HEADER_LEN	36
-
 int main(int argc, char **argv)
 {
 	static u8 buf[1 << 22];
@@ -36,14 +34,10 @@ int main(int argc, char **argv)
 		}
 		n = fread(buf, 1, sizeof(buf), f);
 		fclose(f);
-		if (n <= ACPI_HEADER_LEN) {
-			fprintf(stderr, "%s: not a table\n", argv[i]);
-			rc = 1;
-			continue;
-		}
-		r = aml_find_scope_gpe(buf + ACPI_HEADER_LEN, n - ACPI_HEADER_LEN, argv[1], m, 8);
+		/* as tb_macpm does: a header-only table declares nothing */
+		r = aml_table_scope_gpe(buf, n, argv[1], m, 8);
 		if (r < 0) {
-			fprintf(stderr, "%s: cannot walk its AML\n", argv[i]);
+			fprintf(stderr, "%s: truncated, or cannot walk its AML\n", argv[i]);
 			rc = 1;
 			continue;
 		}

@@ -304,6 +304,51 @@ static void test_bad_paths(void **state)
 	assert_int_equal(aml_find_scope_gpe(NULL, 0, "\\_SB_", m, 4), -EINVAL);
 }
 
+/* @a's definition block behind an SSDT header whose Length says @length. */
+static void put_table(u8 *t, const struct aml_buf *a, u32 length)
+{
+	memset(t, 0, AML_TABLE_HEADER_LEN);
+	memcpy(t, "SSDT", 4);
+	t[4] = length & 0xff;
+	t[5] = (length >> 8) & 0xff;
+	t[6] = (length >> 16) & 0xff;
+	t[7] = (length >> 24) & 0xff;
+	memcpy(t + 10, "APPLE ", 6);
+	memcpy(t + AML_TABLE_HEADER_LEN, a->b, a->len);
+}
+
+/*
+ * Whole tables: a header-only SSDT (Apple's "SmcDppt", 36 bytes) declares
+ * nothing and is no error; a Length shorter than the header or longer than
+ * the bytes at hand is.
+ */
+static void test_whole_tables(void **state)
+{
+	struct aml_buf a = { .len = 0 }, empty = { .len = 0 };
+	struct aml_gpe_method m[4];
+	u8 t[AML_TABLE_HEADER_LEN + sizeof(a.b)];
+	size_t n;
+	(void)state;
+
+	put_table(t, &empty, AML_TABLE_HEADER_LEN);
+	assert_int_equal(aml_table_scope_gpe(t, AML_TABLE_HEADER_LEN, "\\_SB_.PCI0.RP05", m, 4), 0);
+
+	put_tb3_table(&a, "RP05", "_L32");
+	n = AML_TABLE_HEADER_LEN + a.len;
+	put_table(t, &a, n);
+	assert_int_equal(aml_table_scope_gpe(t, n, "\\_SB_.PCI0.RP05", m, 4), 1);
+	assert_int_equal(m[0].gpe, 0x32);
+	/* the walk ends at the table's own Length, not at the buffer's */
+	assert_int_equal(aml_table_scope_gpe(t, sizeof(t), "\\_SB_.PCI0.RP05", m, 4), 1);
+
+	assert_int_equal(aml_table_scope_gpe(t, n - 1, "\\_SB_.PCI0.RP05", m, 4), -EINVAL);
+	assert_int_equal(aml_table_scope_gpe(t, AML_TABLE_HEADER_LEN - 1, "\\_SB_.PCI0.RP05", m, 4),
+			 -EINVAL);
+	put_table(t, &a, AML_TABLE_HEADER_LEN - 1);
+	assert_int_equal(aml_table_scope_gpe(t, n, "\\_SB_.PCI0.RP05", m, 4), -EINVAL);
+	assert_int_equal(aml_table_scope_gpe(NULL, n, "\\_SB_.PCI0.RP05", m, 4), -EINVAL);
+}
+
 /* Every truncation of a table: an answer, never a read past the end. */
 static void test_truncated(void **state)
 {
@@ -410,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_opcode_fails),
 		cmocka_unit_test(test_bad_paths),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_whole_tables),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_long_scope_paths),
