@@ -11,6 +11,10 @@
  * integers; without arguments the object is evaluated with none. Reading
  * the file returns "ok <integer>", "ok" for a non-integer result, or
  * "error <ACPI status>" ("error bad arguments" for an unparsable line).
+ * The file "string" does the same for a method or object whose value is a
+ * String (the profiles' firmware-call trace, \ZTRT): reading it returns
+ * the string itself, up to TEST_ACPI_STRING_MAX bytes, or "error ..." on
+ * its first line (not a string, too long, or the evaluation failed).
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
@@ -18,7 +22,9 @@
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 static struct dentry *test_acpi_dir;
@@ -26,6 +32,10 @@ static DEFINE_MUTEX(test_acpi_lock);
 static char test_acpi_result[64] = "none\n";
 
 #define TEST_ACPI_MAX_ARGS 4
+/* the longest String "string" returns (a trace taken between two marks) */
+#define TEST_ACPI_STRING_MAX	(256 * 1024)
+
+static char *test_acpi_string;	/* NUL-terminated, under test_acpi_lock */
 
 /* Splits "PATH [INT ...]" in place; returns the argument count or -EINVAL. */
 static int test_acpi_parse(char *line, char **path, union acpi_object *args)
@@ -50,34 +60,93 @@ static int test_acpi_parse(char *line, char **path, union acpi_object *args)
 	return n;
 }
 
-static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, size_t count,
-				    loff_t *ppos)
+/*
+ * Evaluate "PATH [INT ...]" from user space into @out (the caller frees
+ * out->pointer), the result's status in @status. Return: 0, -EFAULT, or
+ * -EINVAL for a line that does not parse; *@path points into @line.
+ */
+static int test_acpi_eval_line(const char __user *ubuf, size_t count, char *line, size_t size,
+			       char **path, struct acpi_buffer *out, acpi_status *status)
 {
-	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
 	union acpi_object args[TEST_ACPI_MAX_ARGS];
 	struct acpi_object_list arg_list = { 0, args };
-	union acpi_object *obj;
-	char line[256], *path;
-	acpi_status status;
-	size_t len = min(count, sizeof(line) - 1);
+	size_t len = min(count, size - 1);
 	int nargs;
 
 	if (copy_from_user(line, ubuf, len))
 		return -EFAULT;
 	line[len] = '\0';
-	nargs = test_acpi_parse(strim(line), &path, args);
+	nargs = test_acpi_parse(strim(line), path, args);
+	if (nargs < 0)
+		return -EINVAL;
+	arg_list.count = nargs;
+	*status = acpi_evaluate_object(NULL, *path, nargs ? &arg_list : NULL, out);
+	return 0;
+}
+
+static ssize_t test_acpi_string_write(struct file *file, const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
+	union acpi_object *obj;
+	char line[256], *path = line;
+	acpi_status status = AE_OK;
+	int ret;
 
 	mutex_lock(&test_acpi_lock);
-	if (nargs < 0) {
-		strscpy(test_acpi_result, "error bad arguments\n", sizeof(test_acpi_result));
-		mutex_unlock(&test_acpi_lock);
-		pr_info("macsupport_test_acpi: %s: %s", path, test_acpi_result);
-		return -EINVAL;
-	}
-	arg_list.count = nargs;
-	status = acpi_evaluate_object(NULL, path, nargs ? &arg_list : NULL, &out);
+	ret = test_acpi_eval_line(ubuf, count, line, sizeof(line), &path, &out, &status);
 	obj = out.pointer;
-	if (ACPI_FAILURE(status))
+	if (ret)
+		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error bad arguments\n");
+	else if (ACPI_FAILURE(status))
+		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error %s\n",
+			 acpi_format_exception(status));
+	else if (!obj || obj->type != ACPI_TYPE_STRING)
+		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error not a string\n");
+	else if (obj->string.length >= TEST_ACPI_STRING_MAX)
+		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error %u bytes, longer than %d\n",
+			 obj->string.length, TEST_ACPI_STRING_MAX - 1);
+	else
+		strscpy(test_acpi_string, obj->string.pointer, TEST_ACPI_STRING_MAX);
+	mutex_unlock(&test_acpi_lock);
+	kfree(out.pointer);
+	return ret ?: count;
+}
+
+static ssize_t test_acpi_string_read(struct file *file, char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&test_acpi_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, test_acpi_string,
+				      strlen(test_acpi_string));
+	mutex_unlock(&test_acpi_lock);
+	return ret;
+}
+
+static const struct file_operations test_acpi_string_fops = {
+	.owner	= THIS_MODULE,
+	.read	= test_acpi_string_read,
+	.write	= test_acpi_string_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
+	union acpi_object *obj;
+	char line[256], *path = line;
+	acpi_status status = AE_OK;
+	int ret;
+
+	mutex_lock(&test_acpi_lock);
+	ret = test_acpi_eval_line(ubuf, count, line, sizeof(line), &path, &out, &status);
+	obj = out.pointer;
+	if (ret)
+		strscpy(test_acpi_result, "error bad arguments\n", sizeof(test_acpi_result));
+	else if (ACPI_FAILURE(status))
 		snprintf(test_acpi_result, sizeof(test_acpi_result), "error %s\n",
 			 acpi_format_exception(status));
 	else if (obj && obj->type == ACPI_TYPE_INTEGER)
@@ -88,7 +157,7 @@ static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, 
 	mutex_unlock(&test_acpi_lock);
 	kfree(out.pointer);
 	pr_info("macsupport_test_acpi: %s: %s", path, test_acpi_result);
-	return count;
+	return ret ?: count;
 }
 
 static ssize_t test_acpi_eval_read(struct file *file, char __user *ubuf, size_t count,
@@ -111,8 +180,13 @@ static const struct file_operations test_acpi_eval_fops = {
 
 static int __init macsupport_test_acpi_init(void)
 {
+	test_acpi_string = kvzalloc(TEST_ACPI_STRING_MAX, GFP_KERNEL);
+	if (!test_acpi_string)
+		return -ENOMEM;
+	strscpy(test_acpi_string, "error nothing evaluated yet\n", TEST_ACPI_STRING_MAX);
 	test_acpi_dir = debugfs_create_dir("macsupport_test_acpi", NULL);
 	debugfs_create_file("eval", 0600, test_acpi_dir, NULL, &test_acpi_eval_fops);
+	debugfs_create_file("string", 0600, test_acpi_dir, NULL, &test_acpi_string_fops);
 	return 0;
 }
 module_init(macsupport_test_acpi_init);
@@ -120,6 +194,7 @@ module_init(macsupport_test_acpi_init);
 static void __exit macsupport_test_acpi_exit(void)
 {
 	debugfs_remove_recursive(test_acpi_dir);
+	kvfree(test_acpi_string);
 }
 module_exit(macsupport_test_acpi_exit);
 

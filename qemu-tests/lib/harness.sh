@@ -342,10 +342,12 @@ profile_env()
 		printf 'PROFILE=%q\n' "$PROFILE"
 		printf 'SIMULATOR=%q\n' "$SIMULATOR"
 		printf 'QUIRKS_TEST_ARGS=%q\n' "${QUIRKS_TEST_ARGS:-}"
+		# the profile's tables record the firmware calls (replay.map)
+		printf 'FW_TRACE=%q\n' "$([ -e "$PROFILE_DIR/replay.map" ] && echo 1 || echo 0)"
 		for v in $(compgen -v EXPECT_); do
 			printf '%s=%q\n' "$v" "${!v}"
 		done
-		echo "export PROFILE SIMULATOR QUIRKS_TEST_ARGS $(compgen -v EXPECT_ | tr '\n' ' ')"
+		echo "export PROFILE SIMULATOR QUIRKS_TEST_ARGS FW_TRACE $(compgen -v EXPECT_ | tr '\n' ' ')"
 	} > "$1"
 }
 
@@ -825,8 +827,60 @@ boot_profile()
 		echo "$rc" > "$work/status"
 		host_agent_stop "$work"
 		sim_stop "$work"
+		# The firmware calls of a profile's shared boot, replayed on the
+		# Mac's real tables while the other boots run (report_boot waits).
+		if [ "$label" = "$name" ] && [ -e "$PROFILE_DIR/replay.map" ]; then
+			replay_boot "$work" "${ACPI[@]}" &
+		fi
 	)
 }
+
+# replay_boot WORK ASL...: the firmware-call trace the guest sent ("trace"
+# result lines) replayed on the Mac's real tables (MAC_DUMPS/<Mac>/aml) and
+# on the profile's own, compiled ASL (qemu-tests/replay/fw-replay); its
+# result lines in WORK/replay.lines, its status in WORK/replay.done.
+replay_boot()
+{
+	local work=$1 aml=() a b64 rc
+	shift
+
+	for a in "$@"; do
+		aml+=("$work/$(basename "$a" .asl).aml")
+	done
+	sed -n '/^MACSUPPORT-BEGIN/,/^MACSUPPORT-END/p' "$work/results" 2>/dev/null |
+		sed -n 's/^trace //p' | while IFS= read -r b64; do
+			printf '%s' "$b64" | base64 -d 2>/dev/null ||
+				printf 'trace-error the guest sent a trace that is no base64\n'
+		done > "$work/fwtrace"
+	"$HARNESS_DIR/replay/fw-replay" --map "$PROFILE_DIR/replay.map" \
+		--trace "$work/fwtrace" ${MAC_DUMPS:+--dumps "$MAC_DUMPS"} \
+		${KLABEL:+--label "$KLABEL"} --profile-aml "${aml[@]}" \
+		> "$work/replay.lines.tmp" 2> "$work/replay.log"
+	rc=$?
+	mv "$work/replay.lines.tmp" "$work/replay.lines"
+	echo "$rc" > "$work/replay.done"
+}
+
+# replay_report LABEL: the replay's test lines of a boot that has one
+# (replay_boot runs beside the other boots: wait for it, bounded)
+replay_report()
+{
+	local name=$1 work i
+
+	work=$(boot_dir "$name")
+	[ -e "$HARNESS_DIR/profiles/${name%%+*}/replay.map" ] && [ "$name" = "${name%%+*}" ] ||
+		return 0
+	for ((i = 0; i < REPLAY_TIMEOUT; i++)); do
+		[ -e "$work/replay.done" ] && break
+		sleep 1
+	done
+	if [ ! -e "$work/replay.done" ]; then
+		report fail "$name" tb_macpm replay "fw-replay did not finish within ${REPLAY_TIMEOUT}s (log: $work/replay.log)"
+	elif ! report_lines "$name" tb_macpm < "$work/replay.lines"; then
+		report fail "$name" tb_macpm replay "fw-replay printed no result (rc $(cat "$work/replay.done"): $(tail -n 2 "$work/replay.log" | tr '\n' ' '))"
+	fi
+}
+REPLAY_TIMEOUT=${REPLAY_TIMEOUT:-300}
 
 # boot_dir LABEL: where a boot keeps its files. QEMU's option parser splits
 # at commas, and model identifiers have one, so the directory has none.
@@ -922,6 +976,8 @@ report_boot()
 		report "$res" "$name" "$module" "${rest%% # *}" \
 			"$( [[ "$rest" == *" # "* ]] && echo "${rest#* # }")"
 	done < "$work/lines"
+
+	replay_report "$name"
 
 	if ! grep -q '^MACSUPPORT-END' "$work/results" 2>/dev/null; then
 		report fail "$name" harness guest-finished \
