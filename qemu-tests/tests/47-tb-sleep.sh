@@ -4,7 +4,7 @@
 # driven by the kernel's suspend test mode pm_test=platform: every device
 # callback runs, the late and noirq phases included, and suspend_enter()
 # stops just before the platform would sleep (a TCG guest has nothing to
-# wake it). What Linux 6.1 does (tb_power.c, "System sleep"), each checked
+# wake it). What Linux 6.1 does (tb_sleep.c, "System sleep"), each checked
 # in the order of the kernel's own log, as a string of letters (tb_seq):
 #
 # 1. S3 (deep) with the NHI's driver bound: the PCI core resumes every

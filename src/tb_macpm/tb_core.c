@@ -126,7 +126,7 @@
  * whenever the target is S3 (the PCI core resumes every bridge) or a
  * driver is bound to the NHI (the PCI core resumes it for its suspend
  * callback); it stays off only on s2idle with no driver on the NHI, and is
- * then reset and powered up in resume_noirq (see tb_power.c). Either way
+ * then reset and powered up in resume_noirq (see tb_sleep.c). Either way
  * it goes off again once idle. Thunderbolt 3 alike, with the votes (or
  * MacPro7,1's TRPE) in place of XRPE.
  */
@@ -284,33 +284,6 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 }
 
 /*
- * Whether the NHI's RTPC is a stub that leaves the root port's RTBT alone
- * (MacPro7,1's returns 0 and writes nothing): the root port's _PS3 would
- * then never cut, and a switch "off" by the votes would be on. Asked once,
- * RTPC(0) and RTPC(1) back to back on the NHI only: the xHCI's vote stays
- * 1 meanwhile, so no _PS3 of the root port can cut in between. A table
- * without RTBT cannot be asked: its votes are taken as they are.
- * Return: 1 for a stub, 0 for votes that work (or cannot be asked),
- * -EIO when RTBT could not be read back.
- */
-static int tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle)
-{
-	unsigned long long v;
-	acpi_status status;
-
-	if (ACPI_FAILURE(acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v)))
-		return 0;
-	if (ACPI_FAILURE(acpi_execute_simple_method(ctrl->handle, "RTPC", 0)))
-		return 0;
-	status = acpi_evaluate_integer(rp_handle, "RTBT", NULL, &v);
-	acpi_execute_simple_method(ctrl->handle, "RTPC", 1);
-	/* read once, not twice: no telling, and no mixing TRPE in on a guess */
-	if (ACPI_FAILURE(status))
-		return -EIO;
-	return v != 0;
-}
-
-/*
  * Read the NHI's ACPI methods (and, on Thunderbolt 3, its root port's).
  * Return: NULL if the controller can be managed, else why not.
  */
@@ -320,6 +293,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
+	bool votes;
 	int stub;
 
 	if (!ctrl->handle)
@@ -358,6 +332,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 		if (ctrl->gpe > 0xff)
 			return "XRIN is not a GPE number";
 		ctrl->mechanism = ctrl->set_method;
+		ctrl->ops = &tb_xrpe_ops;
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source), "GPE 0x%02x (XRIN)",
 			 ctrl->gpe);
 		return NULL;
@@ -372,17 +347,23 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	 * controller, never both.
 	 */
 	ctrl->has_gpe = false;
-	ctrl->votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
-		      acpi_has_method(rp_handle, "_PS3");
-	stub = ctrl->votes ? tb3_vote_is_stub(ctrl, rp_handle) : 0;
+	votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
+		acpi_has_method(rp_handle, "_PS3");
+	stub = votes ? tb3_vote_is_stub(ctrl, rp_handle) : 0;
 	if (stub > 0)
-		ctrl->votes = false;
-	ctrl->mechanism = ctrl->votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
+		votes = false;
+	ctrl->mechanism = votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
+	if (votes)
+		ctrl->ops = &tb_votes_ops;
+	else if (ctrl->has_xril)
+		ctrl->ops = &tb_xrpe_ops;
+	else
+		ctrl->ops = &tb_trpe_ops;
 	if (!tb3_find_plug_gpe(ctrl, rp))
 		ctrl->stay_on = TB_STAY_ON_TB3_NO_PLUG;
 	else if (stub < 0)
 		ctrl->stay_on = TB_STAY_ON_TB3_VOTE_UNKNOWN;
-	else if (ctrl->plug_level && !ctrl->votes)
+	else if (ctrl->plug_level && !votes)
 		ctrl->stay_on = stub ? TB_STAY_ON_TB3_STUB : TB_STAY_ON_TB3_TRPE;
 	else if (ctrl->plug_level)
 		ctrl->own_gpe = true;
@@ -428,39 +409,6 @@ static void tb_link_ports(struct tb_ctrl *ctrl)
 		ctrl->dsb[ctrl->ndsb] = pdev;
 		ctrl->dsb_link[ctrl->ndsb++] = link;
 	}
-}
-
-/*
- * Thunderbolt 3: the controller's xHCI, a device two levels below the
- * upstream port's ACPI companion (XHC2 in DSB2 on the Macs of the
- * reference) that has RTPC, for the USB vote. Looked up in the namespace,
- * not on the PCI bus: when the NHI is added (BUS_NOTIFY_ADD_DEVICE in a
- * scan), the xHCI's branch may not be scanned yet. None found: the
- * firmware's USB vote stays at 1 and its _PS3 never cuts; the controller
- * stays on.
- */
-static acpi_status tb3_match_xhci(acpi_handle handle, u32 depth, void *data, void **ret)
-{
-	struct tb_ctrl *ctrl = data;
-
-	if (depth != 2 || handle == ctrl->handle || !acpi_has_method(handle, "RTPC"))
-		return AE_OK;
-	*ret = handle;
-	return AE_CTRL_TERMINATE;
-}
-
-static void tb3_find_xhci(struct tb_ctrl *ctrl, struct pci_dev *upsb)
-{
-	acpi_handle upsb_handle = ACPI_HANDLE(&upsb->dev);
-	void *found = NULL;
-
-	if (upsb_handle)
-		acpi_walk_namespace(ACPI_TYPE_DEVICE, upsb_handle, 2, tb3_match_xhci, NULL,
-				    ctrl, &found);
-	/* a static SSDT object: the handle outlives the PCI device */
-	ctrl->xhci = found;
-	if (!ctrl->xhci && !ctrl->stay_on)
-		ctrl->stay_on = "Thunderbolt 3: no xHCI with an RTPC vote found behind it";
 }
 
 static void tb_unlink_ports(struct tb_ctrl *ctrl)
@@ -579,8 +527,8 @@ static void tb_bind(struct pci_dev *nhi)
 	ctrl->dsb0 = pci_dev_get(dsb0);
 	ctrl->upsb = pci_dev_get(upsb);
 	ctrl->rp = pci_dev_get(rp);
-	if (ctrl->votes)
-		tb3_find_xhci(ctrl, upsb);
+	if (ctrl->ops->init)
+		ctrl->ops->init(ctrl);
 	mutex_init(&ctrl->lock);
 	ctrl->since = ktime_get();
 	device_initialize(&ctrl->dev);
@@ -677,12 +625,12 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 	/* a failed power-up's error cleared first, so that this one is tried */
 	flush_work(&ctrl->recover_work);
 	/*
-	 * Thunderbolt 3: resuming the switch only gives the votes back; the
-	 * power comes with the upstream port's _PS0, so resume that port (and
-	 * the switch with it, its supplier). With the votes at 1 no later _PS3
-	 * cuts the power.
+	 * Thunderbolt 3's votes (power_with_upsb): resuming the switch only
+	 * gives the votes back; the power comes with the upstream port's _PS0,
+	 * so resume that port (and the switch with it, its supplier). With the
+	 * votes at 1 no later _PS3 cuts the power.
 	 */
-	if (ctrl->votes)
+	if (ctrl->ops->power_with_upsb)
 		pm_runtime_get_sync(&ctrl->upsb->dev);
 	ret = pm_runtime_get_sync(&ctrl->dev);
 	tb_ctrl_power_exit(ctrl);
@@ -690,7 +638,7 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 	tb_unlink_ports(ctrl);
 	if (ctrl->upsb_link)
 		device_link_del(ctrl->upsb_link);
-	if (ctrl->votes)
+	if (ctrl->ops->power_with_upsb)
 		pm_runtime_put(&ctrl->upsb->dev);
 	pm_runtime_disable(&ctrl->dev);
 	pm_runtime_put_noidle(&ctrl->dev);

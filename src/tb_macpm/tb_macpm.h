@@ -21,6 +21,54 @@
 /* functions of one chip (ports, NHI, xHCI) copied across system sleep */
 #define TB_CHIP_MAX	12
 
+struct tb_ctrl;
+
+/**
+ * struct tb_mech_ops - how the firmware switches one controller's power
+ * @init: optional: find what else the mechanism needs in the firmware, once
+ *	the controller's PCI devices are referenced and before its power switch
+ *	device is initialized; what is missing sets ctrl->stay_on, nothing
+ *	fails the bind
+ * @blocker: optional: why the mechanism cannot power the controller down
+ *	right now, or NULL; asked after the power switch's own blockers
+ *	(tb_blocker(), ctrl->lock held)
+ * @off: the power switch's runtime suspend, once nothing blocks (ctrl->lock
+ *	held): cut the power or let the firmware cut it, listen for plugs
+ *	(tb_arm()) and mark the controller's devices D3cold
+ *	(tb_ctrl_mark_d3cold()). Return: 0, or -EBUSY with the controller left
+ *	powered (an error would stop the switch's runtime PM)
+ * @on: the power switch's runtime resume, plugs no longer listened for
+ *	(ctrl->lock held): power the controller up and wait for its upstream
+ *	port, or, with @power_with_upsb, make the upstream port's _PS0 power
+ *	it. A failed power-up schedules ctrl->recover_work. Return: 0 or an
+ *	error, which fails the resume
+ * @resume_noirq: system sleep, the power switch's resume_noirq, for a
+ *	controller that stayed off through it (ctrl->lock held): power it up
+ *	before the upstream port's own resume_noirq restores it, through
+ *	tb_ctrl_power_on(). Return: as @on
+ * @retry: optional: tb_macpm.power_down was written (ctrl->lock held):
+ *	forget what made the mechanism keep the controller on for good
+ * @power_with_upsb: the power comes with the upstream port's _PS0, which the
+ *	PCI core runs after the switch's resume (the switch is its supplier):
+ *	whoever wants the controller powered resumes the upstream port, and a
+ *	plug's wake is timed once the NHI is resumed
+ *
+ * One implementation per mechanism, each in a file of its own: XRPE or
+ * TRPE with XRIL polled after a power-down (Thunderbolt 1 and 2), TRPE
+ * alone (MacPro7,1's Titan Ridge; both in tb_xrpe.c), and Thunderbolt 3's
+ * RTPC votes with the root port's _PS3 (tb_votes.c). tb_read_methods() in
+ * tb_core.c picks one per controller, never two.
+ */
+struct tb_mech_ops {
+	void (*init)(struct tb_ctrl *ctrl);
+	const char *(*blocker)(struct tb_ctrl *ctrl);
+	int (*off)(struct tb_ctrl *ctrl);
+	int (*on)(struct tb_ctrl *ctrl);
+	int (*resume_noirq)(struct tb_ctrl *ctrl);
+	void (*retry)(struct tb_ctrl *ctrl);
+	bool power_with_upsb;
+};
+
 /**
  * struct tb_ctrl - one Thunderbolt controller the module powers
  * @dev: the controller's power switch ("tb_macpm" class device, a child of
@@ -37,13 +85,12 @@
  * @upsb_link: @upsb's runtime-PM link to @dev
  * @handle: the NHI's ACPI companion, which holds the methods
  * @gen: controller generation
+ * @ops: the power mechanism
  * @set_method: "XRPE" or "TRPE"
  * @set_args: how many arguments @set_method takes
  * @has_xril: the firmware has XRIL
  * @gpe: the plug GPE (XRIN), valid if @has_gpe
  * @has_gpe: the firmware names a plug GPE and its handler is installed
- * @votes: Thunderbolt 3: the power goes through the RTPC votes and the root
- *	port's _PS3, not through @set_method
  * @xhci: the ACPI companion of the controller's xHCI, whose RTPC is the
  *	USB vote, or NULL
  * @has_notify: Titan Ridge: a plug is a notify on the NHI, and its handler
@@ -124,12 +171,12 @@ struct tb_ctrl {
 	struct device_link *upsb_link;
 	acpi_handle handle;
 	enum mac_tb_gen gen;
+	const struct tb_mech_ops *ops;
 	const char *set_method;
 	u32 set_args;
 	bool has_xril;
 	u32 gpe;
 	bool has_gpe;
-	bool votes;
 	acpi_handle xhci;
 	bool has_notify;
 	u32 plug_gpe;
@@ -182,17 +229,54 @@ struct tb_ctrl {
 	struct delayed_work settle_work;
 };
 
+/* tb_core.c: the controllers, the module's parameters */
 extern bool tb_power_down;
 extern unsigned int tb_plug_hold_ms;
-extern const struct attribute_group *tb_ctrl_groups[];
+
+/* tb_power.c: the power switch device */
 extern const struct device_type tb_ctrl_type;
 void tb_ctrl_count_dev(void);
 void tb_ctrl_wait_released(void);
-
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
-void tb_ctrl_power_start(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
 void tb_ctrl_settle(struct tb_ctrl *ctrl);
+int tb_ctrl_runtime_suspend(struct device *dev);
+int tb_ctrl_runtime_resume(struct device *dev);
+int tb_ctrl_power_on(struct tb_ctrl *ctrl);
+void tb_ctrl_mark_d3cold(struct tb_ctrl *ctrl);
+void tb_account(struct tb_ctrl *ctrl);
+const char *tb_blocker(struct tb_ctrl *ctrl);
+void tb_hold_ports(struct tb_ctrl *ctrl);
+void tb_request_on(struct tb_ctrl *ctrl);
+
+static inline struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
+{
+	return container_of(dev, struct tb_ctrl, dev);
+}
+
+/* tb_xrpe.c: XRPE or TRPE, with XRIL (Thunderbolt 1 and 2) or alone (MacPro7,1) */
+extern const struct tb_mech_ops tb_xrpe_ops;
+extern const struct tb_mech_ops tb_trpe_ops;
+int tb_xril(struct tb_ctrl *ctrl);
+
+/* tb_votes.c: Thunderbolt 3's RTPC votes and the root port's _PS3 */
+extern const struct tb_mech_ops tb_votes_ops;
+int tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle);
+
+/* tb_plug.c: how a plug is heard (XRIN's GPE, Titan Ridge's notify, Alpine Ridge's GPE) */
+void tb_plug_init(struct tb_ctrl *ctrl);
+void tb_ctrl_power_start(struct tb_ctrl *ctrl);
+void tb_plug_remove(struct tb_ctrl *ctrl);
+void tb_plug_retry(struct tb_ctrl *ctrl);
+int tb_arm(struct tb_ctrl *ctrl);
+void tb_disarm(struct tb_ctrl *ctrl);
+
+/* tb_sleep.c: system sleep */
+extern const struct dev_pm_ops tb_ctrl_pm_ops;
+void tb_chip_release(struct tb_ctrl *ctrl);
+
+/* tb_sysfs.c: the power switch's attributes */
+extern const struct attribute_group *tb_ctrl_groups[];
 
 #endif
