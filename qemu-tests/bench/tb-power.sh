@@ -6,9 +6,9 @@
 #   (goal: at least 99 %);
 # - plug to usable: from the plug GPE (timestamped in the GPE handler) to the
 #   upstream port answering after XRPE/TRPE(1), against the power-up delay
-#   the SSDT simulates (TUPD = 1000 ms): the overhead is what tb_macpm adds
+#   the SSDT simulates (ZUPD = 1000 ms): the overhead is what tb_macpm adds
 #   (goal: at most 5 %); on Thunderbolt 3, from the plug GPE or notify to
-#   the NHI resumed, the upstream port's _PS0 (TUPD) powering in between;
+#   the NHI resumed, the upstream port's _PS0 (ZUPD) powering in between;
 # - the time of one power cycle (plug GPE, power-up, idle, power-down) with
 #   100 ms delays, median of 10.
 # TCG: compare ratios and medians, not absolute times.
@@ -27,17 +27,17 @@ off1=$(tb_attr 1 off_ms) on1=$(tb_attr 1 on_ms)
 share=$(awk -v f=$((off1 - off0)) -v n=$((on1 - on0)) 'BEGIN { printf "%.2f", 100 * f / (f + n) }')
 
 # plug to usable, 5 times with a 1000 ms simulated power-up
-tb_fw_set 1 TUPD 1000
+tb_fw_set 1 ZUPD 1000
 lat=
 for i in 1 2 3 4 5; do
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_plug 1
 	wait_until 15 tb_is 1 on > /dev/null
 	lat="$lat $(tb_attr 1 last_wake_ms)"
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	wait_until 20 tb_is 1 off > /dev/null
 done
-tb_fw_set 1 TUPD 100
+tb_fw_set 1 ZUPD 100
 med=$(echo $lat | tr ' ' '\n' | sort -n | sed -n 3p)
 ovh=$(awk -v l="$med" 'BEGIN { printf "%.1f", 100 * (l - 1000) / 1000 }')
 
@@ -45,10 +45,10 @@ ovh=$(awk -v l="$med" 'BEGIN { printf "%.1f", 100 * (l - 1000) / 1000 }')
 cyc=
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	t0=$(uptime_cs)
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_plug 1
 	wait_until 15 tb_is 1 on > /dev/null
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	wait_until 20 tb_is 1 off > /dev/null
 	cyc="$cyc $(( $(uptime_cs) - t0 ))"
 done

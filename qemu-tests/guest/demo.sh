@@ -171,11 +171,11 @@ if [ -n "${EXPECT_TB_NHI:-}" ] && [ "${EXPECT_APPLE:-0}" = 1 ]; then
 		echo "  idle: still on: $(tb_attr 1 stay_on_reason)"
 	fi
 	if [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = cpu ] && tb_is 1 off; then
-		tb_fw_set 1 TPLG 1 > /dev/null
+		tb_fw_set 1 ZPLG 1 > /dev/null
 		tb_raise 1
 		wait_until 15 tb_is 1 on > /dev/null &&
 			echo "  plug (GPE 0x$(tb_gpe 1), raised by a QMP CPU hot-add): on in $(tb_attr 1 last_wake_ms) ms"
-		tb_fw_set 1 TPLG 0 > /dev/null
+		tb_fw_set 1 ZPLG 0 > /dev/null
 		t=$(wait_until 20 tb_is 1 off) && echo "  unplugged: off again $t s later"
 	fi
 	# checked

@@ -551,7 +551,7 @@ tb_load()
 	modprobe tb_macpm test_nhi_id=$TB_TEST_ID "$@"
 }
 
-# tb_fw N NAME: the SSDT's integer NAME (TPWR, TPLG, TCON, ...) of controller N
+# tb_fw N NAME: the SSDT's integer NAME (ZPWR, ZPLG, ZCON, ...) of controller N
 tb_fw() { tb_eval "$(tb_nth "$EXPECT_TB_ACPI" "$1").$2"; }
 
 # tb_eval PATH: the value of the ACPI object PATH (macsupport_test_acpi)
@@ -569,7 +569,7 @@ tb_is()
 {
 	_want=1
 	[ "$2" = off ] && _want=0
-	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" TPWR)" = "$_want" ]
+	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" ZPWR)" = "$_want" ]
 }
 
 # tb_raise N [COUNT GAP_MS]: have the host raise controller N's plug GPE for
@@ -614,7 +614,7 @@ tb_plug()
 	fi
 }
 
-# tb_cuts_name N: what TCOF counts on controller N, for test lines
+# tb_cuts_name N: what ZCOF counts on controller N, for test lines
 tb_cuts_name()
 {
 	if tb_votes "$1"; then echo "root port _PS3 cuts"; else echo "XRPE/TRPE(0) calls"; fi
@@ -632,7 +632,7 @@ tb_state()
 			_awake="$_awake $_p:$(cat "$_d/runtime_status" 2>/dev/null)/$(cat "$_d/control" 2>/dev/null)/usage=$(cat "$_d/runtime_usage" 2>/dev/null)/kids=$(cat "$_d/runtime_active_kids" 2>/dev/null)"
 	done
 	echo "tb_macpm $(tb_attr "$1" power_state) cycles $(tb_attr "$1" power_cycles) reason '$(tb_attr "$1" stay_on_reason)'," \
-		"fw TPWR $(tb_fw "$1" TPWR) TCON $(tb_fw "$1" TCON) TCOF $(tb_fw "$1" TCOF)," \
+		"fw ZPWR $(tb_fw "$1" ZPWR) ZCON $(tb_fw "$1" ZCON) ZCOF $(tb_fw "$1" ZCOF)," \
 		"NHI $(cat /sys/bus/pci/devices/$_n/power/runtime_status 2>/dev/null), awake below the root port:${_awake:- none}"
 }
 
@@ -642,17 +642,17 @@ tb_item() { echo "$1" | awk -F';' -v n="$2" '{ print $n }'; }
 # tb_fw_set N NAME VALUE: set the SSDT's TEST ONLY integer NAME of controller N
 tb_fw_set()
 {
-	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").TSET $(tb_fw_index "$2") $3" \
+	echo "$(tb_nth "$EXPECT_TB_ACPI" "$1").ZSET $(tb_fw_index "$2") $3" \
 		> /sys/kernel/debug/macsupport_test_acpi/eval
 }
 
-# tb_fw_index NAME: TSET's index of a TEST ONLY name (tb.asl)
+# tb_fw_index NAME: ZSET's index of a TEST ONLY name (tb.asl)
 tb_fw_index()
 {
 	case $1 in
-	TPWR) echo 0 ;; TPLG) echo 1 ;; TUPD) echo 2 ;;
-	TFLT) echo 3 ;; TCON) echo 4 ;; TCOF) echo 5 ;;
-	TSTK) echo 6 ;; TSTB) echo 7 ;;	# MacBookPro13,3's and 14,1's tb.asl only
+	ZPWR) echo 0 ;; ZPLG) echo 1 ;; ZUPD) echo 2 ;;
+	ZFLT) echo 3 ;; ZCON) echo 4 ;; ZCOF) echo 5 ;;
+	ZSTK) echo 6 ;; ZSTB) echo 7 ;;	# MacBookPro13,3's and 14,1's tb.asl only
 	*) echo 255 ;;
 	esac
 }

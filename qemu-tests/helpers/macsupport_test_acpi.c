@@ -7,7 +7,7 @@
  * (e.g. "\_GPE._L16", which Notify()s the gmux as the real GPE would) to
  * /sys/kernel/debug/macsupport_test_acpi/eval evaluates it; the path may be
  * followed by up to four integer arguments (decimal or 0x hex, separated by
- * spaces), e.g. "\_SB.PCI0.S30.UPSB.DSB0.NHI0.TSET 3 1", passed as ACPI
+ * spaces), e.g. "\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZSET 3 1", passed as ACPI
  * integers; without arguments the object is evaluated with none. Reading
  * the file returns "ok <integer>", "ok" for a non-integer result, or
  * "error <ACPI status>" ("error bad arguments" for an unparsable line).

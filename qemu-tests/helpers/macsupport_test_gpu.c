@@ -81,7 +81,7 @@
  * simulated gmux powers the dGPU, 0 if not, 0xff unknown), through which
  * PWRD checks the dGPU has power whenever it is called; and the runtime
  * resume of the dGPU and of its audio checks that the link is up (GFX0's
- * TLNK): a driver resumed on a disabled link counts as "link_down" in
+ * ZLNK): a driver resumed on a disabled link counts as "link_down" in
  * runpm (must stay 0).
  *
  * mode=radeon: what Debian's radeon does on a Mac (no ATPX, so
@@ -420,17 +420,17 @@ static acpi_status test_power_space(u32 function, acpi_physical_address address,
 	return AE_OK;
 }
 
-/* 0 if the link of the dGPU's slot is down (GFX0.TLNK of fn 0), else 1 */
+/* 0 if the link of the dGPU's slot is down (GFX0.ZLNK of fn 0), else 1 */
 static int test_link_up(struct pci_dev *pdev)
 {
 	struct pci_dev *fn0 = pci_get_slot(pdev->bus, PCI_DEVFN(PCI_SLOT(pdev->devfn), 0));
 	acpi_handle handle = fn0 ? ACPI_HANDLE(&fn0->dev) : NULL;
-	unsigned long long tlnk = 1;
+	unsigned long long zlnk = 1;
 
 	if (handle)
-		acpi_evaluate_integer(handle, "TLNK", NULL, &tlnk);
+		acpi_evaluate_integer(handle, "ZLNK", NULL, &zlnk);
 	pci_dev_put(fn0);
-	return tlnk != 0;
+	return zlnk != 0;
 }
 
 static void test_count(struct test_gpu *gpu, bool resume)

@@ -72,7 +72,7 @@
  * tb_scan_port().
  *
  * Each runtime suspend and resume of the NHI, and the probe, evaluates the
- * SSDT's TPWR in the NHI's ACPI companion: 0 means the emulated controller
+ * SSDT's ZPWR in the NHI's ACPI companion: 0 means the emulated controller
  * is powered off while its driver touches it, counted as "unpowered" (must
  * stay 0). The switches' runtime callbacks only count.
  *
@@ -258,13 +258,13 @@ static DEFINE_MUTEX(test_nhi_list_lock);
 /* Counts a driver touching the controller while the SSDT says it is off. */
 static void test_nhi_check_power(struct test_nhi *nhi, const char *what)
 {
-	unsigned long long tpwr;
+	unsigned long long zpwr;
 	acpi_status status;
 
-	status = acpi_evaluate_integer(ACPI_HANDLE(&nhi->pdev->dev), "TPWR", NULL, &tpwr);
-	if (ACPI_SUCCESS(status) && !tpwr) {
+	status = acpi_evaluate_integer(ACPI_HANDLE(&nhi->pdev->dev), "ZPWR", NULL, &zpwr);
+	if (ACPI_SUCCESS(status) && !zpwr) {
 		atomic_inc(&nhi->unpowered);
-		pci_warn(nhi->pdev, "%s while the controller is powered off (TPWR 0)\n", what);
+		pci_warn(nhi->pdev, "%s while the controller is powered off (ZPWR 0)\n", what);
 	}
 }
 

@@ -39,7 +39,7 @@ fi
 if [ -n "${EXPECT_TB_NOBIND:-}" ]; then
 	nhi=$EXPECT_TB_NOBIND
 	logged=$(dmesg | grep -c "$nhi: Thunderbolt NHI .*: $EXPECT_TB_NOBIND_WHY in its ACPI companion: not managed")
-	calls=$(tb_eval "$EXPECT_TB_NOBIND_ACPI.TCON")$(tb_eval "$EXPECT_TB_NOBIND_ACPI.TCOF")
+	calls=$(tb_eval "$EXPECT_TB_NOBIND_ACPI.ZCON")$(tb_eval "$EXPECT_TB_NOBIND_ACPI.ZCOF")
 	if [ -d "$TB_CLASS/$nhi" ]; then
 		fail tb_macpm "methods-missing-no-bind" "$nhi taken: methods '$(cat "$TB_CLASS/$nhi/methods")'"
 	elif [ "$logged" != 1 ] || [ "$calls" != 00 ]; then

@@ -20,19 +20,19 @@
 # first controller; the second one must stay off meanwhile.
 # MacPro7,1, whose RTPC is a stub (it writes no vote): TRPE alone, TRPE(0)
 # once idle and TRPE(1) before the upstream port resumes, whose _PS0 must
-# then find the controller powered (TPS0 counts the power-ups it would do
+# then find the controller powered (ZPS0 counts the power-ups it would do
 # itself: none); the votes stay at 1 throughout, and the root port (there
 # a switch's downstream port) need not suspend for the power to go.
-# Emulated: the power is the SSDT's TPWR (cut by the root port's _PS3, back
+# Emulated: the power is the SSDT's ZPWR (cut by the root port's _PS3, back
 # in UPSB._PS0, both TEST ONLY bodies), the votes RTBT/RUSB. Titan Ridge:
 # QEMU cannot raise GPE 0x4b, so the test runs the firmware's _E4B itself,
 # which notifies the NHI as on the Mac (the notify is real ACPICA). Alpine
 # Ridge: the plug GPE is 0x02, which QEMU raises on a CPU hot-add request,
 # not the Mac's (0x55 on MacBookPro13,3, 0x32 on 14,1); the pad's RX
-# inversion, which its method flips, is TEST ONLY state (TRXI), and QEMU's
+# inversion, which its method flips, is TEST ONLY state (ZRXI), and QEMU's
 # GPE does not stay set as a level one does: the storm is the host raising
-# it 30 times. TCON and TCOF count UPSB's _PS0 power-ups and the root
-# port's _PS3 cuts (and TRPE's, which TTRP counts apart: tb_macpm must call
+# it 30 times. ZCON and ZCOF count UPSB's _PS0 power-ups and the root
+# port's _PS3 cuts (and TRPE's, which ZTRP counts apart: tb_macpm must call
 # none on these). The NHI is the
 # stand-in driver's; the xHCI is QEMU's qemu-xhci without a driver (QEMU's
 # has no PM capability, so xhci-pci would keep it resumed for good; the
@@ -63,7 +63,7 @@ for n in $EXPECT_TB_NHI; do
 done
 # (tb_fast lets every controller's xHCI runtime-suspend, as xhci-pci does)
 xhci=$(tb_find_dev 1b36:000d "$nhi")
-other_on0=$(tb_fw 2 TCON)
+other_on0=$(tb_fw 2 ZCON)
 votes() { echo "RTBT/RUSB $(tb_eval "$rp_acpi.RTBT")/$(tb_eval "$rp_acpi.RUSB")"; }
 state() { echo "$(tb_state 1), $(votes), root port $rp $(cat /sys/bus/pci/devices/$rp/power/runtime_status), xHCI ${xhci:-none} $(cat /sys/bus/pci/devices/$xhci/power/runtime_status 2>/dev/null)"; }
 
@@ -73,13 +73,13 @@ if [ -z "$xhci" ]; then
 fi
 if t=$(wait_until 30 tb_is 1 off); then
 	if [ "$trpe" = 1 ]; then
-		if [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$(tb_fw 1 TTRP)" -gt 0 ] && [ "$(tb_fw 1 TCOF)" -gt 0 ]; then
-			pass tb_macpm tb3-idle-off "off $t s after load: TRPE(0) cut the power (TCOF $(tb_fw 1 TCOF), TRPE calls $(tb_fw 1 TTRP)), $(votes) untouched (RTPC is a stub); mechanism '$(tb_attr 1 mechanism)'"
+		if [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$(tb_fw 1 ZTRP)" -gt 0 ] && [ "$(tb_fw 1 ZCOF)" -gt 0 ]; then
+			pass tb_macpm tb3-idle-off "off $t s after load: TRPE(0) cut the power (ZCOF $(tb_fw 1 ZCOF), TRPE calls $(tb_fw 1 ZTRP)), $(votes) untouched (RTPC is a stub); mechanism '$(tb_attr 1 mechanism)'"
 		else
-			fail tb_macpm tb3-idle-off "off but TRPE calls $(tb_fw 1 TTRP): $(state)"
+			fail tb_macpm tb3-idle-off "off but TRPE calls $(tb_fw 1 ZTRP): $(state)"
 		fi
 	elif [ "$(votes)" = "RTBT/RUSB 0/0" ] && [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
-		pass tb_macpm tb3-idle-off "off $t s after load: $(votes), root port $rp suspended, its _PS3 cut the power (TCOF $(tb_fw 1 TCOF)); mechanism '$(tb_attr 1 mechanism)'"
+		pass tb_macpm tb3-idle-off "off $t s after load: $(votes), root port $rp suspended, its _PS3 cut the power (ZCOF $(tb_fw 1 ZCOF)); mechanism '$(tb_attr 1 mechanism)'"
 	else
 		fail tb_macpm tb3-idle-off "off but $(state)"
 	fi
@@ -89,7 +89,7 @@ else
 fi
 
 # the xHCI in use (a USB device on a USB-C port): the USB side keeps it on
-con0=$(tb_fw 1 TCON)
+con0=$(tb_fw 1 ZCON)
 echo on > "/sys/bus/pci/devices/$xhci/power/control"
 if ! t=$(wait_until 15 tb_is 1 on); then
 	fail tb_macpm tb3-usb-keeps-on "xHCI resumed, controller not powered after 15 s: $(state)"
@@ -98,7 +98,7 @@ else
 	sleep 2
 	if tb_is 1 on && [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ] &&
 	   [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
-		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by $up_by (TCON $con0 -> $(tb_fw 1 TCON)), still on 2 s later with the NHI suspended; $(votes)"
+		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by $up_by (ZCON $con0 -> $(tb_fw 1 ZCON)), still on 2 s later with the NHI suspended; $(votes)"
 	else
 		fail tb_macpm tb3-usb-keeps-on "$(state)"
 	fi
@@ -114,8 +114,8 @@ fi
 # a plug: Titan Ridge, the firmware's GPE method, which notifies the NHI;
 # Alpine Ridge, the GPE itself, whose method tb_macpm runs
 method=$(tb_attr 1 plug_source | sed -n 's/.*(\(\\_GPE\._[LE][0-9A-F]*\) in .*/\1/p')
-rxi() { tb_eval "$rp_acpi.TRXI"; }
-tgpe() { tb_eval "$rp_acpi.TGPE"; }
+rxi() { tb_eval "$rp_acpi.ZRXI"; }
+zgpe() { tb_eval "$rp_acpi.ZGPE"; }
 if [ "$src" = method ]; then
 	how="$method (run by the test) notified the NHI"
 else
@@ -123,14 +123,14 @@ else
 fi
 wakes0=$(tb_attr 1 gpe_wakes)
 rxi0=$(rxi)
-tgpe0=$(tgpe)
+zgpe0=$(zgpe)
 echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
 tb_plug 1
 if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
    { [ "$src" = method ] || [ "$(rxi)" != "$rxi0" ]; }; then
-	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $tgpe0 -> $(tgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
+	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $zgpe0 -> $(zgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
 else
-	fail tb_macpm tb3-plug-powers-on "after the plug ($how): $(state); method runs $tgpe0 -> $(tgpe), pad inversion ${rxi0:-none} -> $(rxi)"
+	fail tb_macpm tb3-plug-powers-on "after the plug ($how): $(state); method runs $zgpe0 -> $(zgpe), pad inversion ${rxi0:-none} -> $(rxi)"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	return 0
 fi
@@ -163,15 +163,15 @@ fi
 if [ "$src" != method ]; then
 	echo on > "/sys/bus/pci/devices/$xhci/power/control"
 	if wait_until 15 tb_is 1 on > /dev/null; then
-		w=$(tb_attr 1 gpe_wakes) g=$(tgpe) r=$(rxi) c=$(tb_fw 1 TCON) f=$(tb_fw 1 TCOF)
+		w=$(tb_attr 1 gpe_wakes) g=$(zgpe) r=$(rxi) c=$(tb_fw 1 ZCON) f=$(tb_fw 1 ZCOF)
 		tb_plug 1
-		tgpe_moved() { [ "$(tgpe)" != "$g" ]; }
-		if wait_until 10 tgpe_moved > /dev/null && [ "$(rxi)" != "$r" ] &&
-		   [ "$(tb_fw 1 TCON)" = "$c" ] && [ "$(tb_fw 1 TCOF)" = "$f" ] &&
+		zgpe_moved() { [ "$(zgpe)" != "$g" ]; }
+		if wait_until 10 zgpe_moved > /dev/null && [ "$(rxi)" != "$r" ] &&
+		   [ "$(tb_fw 1 ZCON)" = "$c" ] && [ "$(tb_fw 1 ZCOF)" = "$f" ] &&
 		   [ "$(tb_attr 1 gpe_wakes)" = "$w" ]; then
-			pass tb_macpm tb3-gpe-while-on "a GPE while on (the unplug's): $method ran (runs $g -> $(tgpe), pad inversion $r -> $(rxi)), no power-up or cut (TCON $c, TCOF $f), plug wakes $w"
+			pass tb_macpm tb3-gpe-while-on "a GPE while on (the unplug's): $method ran (runs $g -> $(zgpe), pad inversion $r -> $(rxi)), no power-up or cut (ZCON $c, ZCOF $f), plug wakes $w"
 		else
-			fail tb_macpm tb3-gpe-while-on "method runs $g -> $(tgpe), pad inversion $r -> $(rxi), TCON $c -> $(tb_fw 1 TCON), TCOF $f -> $(tb_fw 1 TCOF), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
+			fail tb_macpm tb3-gpe-while-on "method runs $g -> $(zgpe), pad inversion $r -> $(rxi), ZCON $c -> $(tb_fw 1 ZCON), ZCOF $f -> $(tb_fw 1 ZCOF), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
 		fi
 	else
 		fail tb_macpm tb3-gpe-while-on "not on with the xHCI in use: $(state)"
@@ -180,10 +180,10 @@ if [ "$src" != method ]; then
 fi
 check tb_macpm tb3-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 if [ -n "$(tb_nth "$EXPECT_TB_NHI" 2)" ]; then
-	if tb_is 2 off && [ "$(tb_fw 2 TCON)" = "$other_on0" ]; then
+	if tb_is 2 off && [ "$(tb_fw 2 ZCON)" = "$other_on0" ]; then
 		pass tb_macpm tb3-other-stays-off "the second controller stayed off (powered up $other_on0 times before, none since)"
 	else
-		fail tb_macpm tb3-other-stays-off "$(tb_state 2), TCON $other_on0 -> $(tb_fw 2 TCON)"
+		fail tb_macpm tb3-other-stays-off "$(tb_state 2), ZCON $other_on0 -> $(tb_fw 2 ZCON)"
 	fi
 fi
 
@@ -196,12 +196,12 @@ if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
 	dp_on=${EXPECT_TB_DP_NOTIFIES:-1 2}
 	if wait_until 30 tb_is 1 off > /dev/null && wait_until 30 tb_is 2 off > /dev/null; then
 		w1=$(tb_attr 1 gpe_wakes) w2=$(tb_attr 2 gpe_wakes)
-		c1=$(tb_fw 1 TCON) c2=$(tb_fw 2 TCON)
+		c1=$(tb_fw 1 ZCON) c2=$(tb_fw 2 ZCON)
 		tb_eval "$EXPECT_TB_DP_GPE" > /dev/null
 		# Counted, not caught "on" (with the 500 ms hold a slow guest,
 		# the debug kernel's, looks too late): each notified controller
 		# counted a plug wake and was powered up, the other neither.
-		dp_up() { [ "$(tb_attr "$1" gpe_wakes)" != "$2" ] && [ "$(tb_fw "$1" TCON)" -gt "$3" ]; }
+		dp_up() { [ "$(tb_attr "$1" gpe_wakes)" != "$2" ] && [ "$(tb_fw "$1" ZCON)" -gt "$3" ]; }
 		dp_woke()
 		{
 			dp_up 1 "$w1" "$c1" || return 1
@@ -213,10 +213,10 @@ if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
 			*" 2 "*) return 0 ;;
 			esac
 			sleep 1
-			[ "$(tb_attr 2 gpe_wakes)" = "$w2" ] && [ "$(tb_fw 2 TCON)" = "$c2" ] && tb_is 2 off
+			[ "$(tb_attr 2 gpe_wakes)" = "$w2" ] && [ "$(tb_fw 2 ZCON)" = "$c2" ] && tb_is 2 off
 		}
 		if t=$(wait_until 15 dp_woke) && dp_other_still; then
-			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified controller(s) $dp_on: powered up within $t s (plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes), power-ups $c1 -> $(tb_fw 1 TCON) and $c2 -> $(tb_fw 2 TCON); one not notified stays off)"
+			pass tb_macpm tb3-dp-notify "$EXPECT_TB_DP_GPE (run by the test) notified controller(s) $dp_on: powered up within $t s (plug wakes $w1 -> $(tb_attr 1 gpe_wakes) and $w2 -> $(tb_attr 2 gpe_wakes), power-ups $c1 -> $(tb_fw 1 ZCON) and $c2 -> $(tb_fw 2 ZCON); one not notified stays off)"
 		else
 			fail tb_macpm tb3-dp-notify "after $EXPECT_TB_DP_GPE: $(tb_state 1); $(tb_state 2)"
 		fi
@@ -276,14 +276,14 @@ else
 	fail tb_macpm tb3-plug-in-window "not off before the case: $(state)"
 fi
 
-# Alpine Ridge: a method that clears nothing (TEST ONLY TSTK; on the Mac the
+# Alpine Ridge: a method that clears nothing (TEST ONLY ZSTK; on the Mac the
 # level stays set and the GPE fires again as soon as it is enabled): more
 # than 10 GPEs in 10 s leave it disabled and the controller on, saying so;
 # writing tb_macpm.power_down tries again, and the next plug is heard. The
 # host raises 30, 250 ms apart: raises that come while the guest has not yet
 # taken the last one (a busy host) are one GPE, as a level that stays set is.
 if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
-	tb_fw_set 1 TSTK 1
+	tb_fw_set 1 ZSTK 1
 	dmesg_mark tb3-storm
 	tb_raise 1 30 250
 	wait_until 10 tb_is 1 on > /dev/null
@@ -303,16 +303,16 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 		fi ;;
 	*) fail tb_macpm tb3-level-storm-stays-on "after 30 GPEs raised ($(awk '{ print $1 }' "/sys/firmware/acpi/interrupts/$gpe") taken in all): reason '$reason', $(state), $gpe $en" ;;
 	esac
-	tb_fw_set 1 TSTK 0
+	tb_fw_set 1 ZSTK 0
 	echo 1 > /sys/module/tb_macpm/parameters/power_down
 	if t=$(wait_until 30 tb_is 1 off); then
-		w=$(tb_attr 1 gpe_wakes) c=$(tb_fw 1 TCON)
+		w=$(tb_attr 1 gpe_wakes) c=$(tb_fw 1 ZCON)
 		tb_plug 1
 		# counted, not caught "on": with the 500 ms hold the controller
 		# may be off again before a slow guest looks (the debug kernel's)
-		plugged_up() { [ "$(tb_attr 1 gpe_wakes)" != "$w" ] && [ "$(tb_fw 1 TCON)" -gt "$c" ]; }
+		plugged_up() { [ "$(tb_attr 1 gpe_wakes)" != "$w" ] && [ "$(tb_fw 1 ZCON)" -gt "$c" ]; }
 		if t2=$(wait_until 15 plugged_up); then
-			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug was heard and powered it up within $t2 s (plug wakes $w -> $(tb_attr 1 gpe_wakes), UPSB _PS0 power-ups $c -> $(tb_fw 1 TCON))"
+			pass tb_macpm tb3-level-storm-retry "power_down written: off $t s later, $gpe's $(gpe_en), and the next plug was heard and powered it up within $t2 s (plug wakes $w -> $(tb_attr 1 gpe_wakes), UPSB _PS0 power-ups $c -> $(tb_fw 1 ZCON))"
 		else
 			fail tb_macpm tb3-level-storm-retry "off again, but the next plug was not heard: $(state), plug wakes $w -> $(tb_attr 1 gpe_wakes)"
 		fi
@@ -358,16 +358,16 @@ if t=$(wait_until 30 tb_is 1 off); then
 else
 	fail tb_macpm tb3-root-port-allowed-off "$(state)"
 fi
-ps0=$(tb_fw 1 TPS0)
+ps0=$(tb_fw 1 ZPS0)
 
 # unloaded while off: the controller powered again and the votes given
 # back, as the firmware had them (a later _PS3 cuts nothing)
 if wait_until 30 tb_is 1 off > /dev/null && rmmod tb_macpm; then
-	if [ "$(tb_fw 1 TPWR)" = 1 ] && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
-	   { [ "$trpe" = 0 ] || [ "$(tb_fw 1 TPS0)" = "$ps0" ]; }; then
-		pass tb_macpm tb3-unload-powers "unloaded while off: powered by $up_by (TPWR 1), $(votes)"
+	if [ "$(tb_fw 1 ZPWR)" = 1 ] && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
+	   { [ "$trpe" = 0 ] || [ "$(tb_fw 1 ZPS0)" = "$ps0" ]; }; then
+		pass tb_macpm tb3-unload-powers "unloaded while off: powered by $up_by (ZPWR 1), $(votes)"
 	else
-		fail tb_macpm tb3-unload-powers "unloaded while off: TPWR $(tb_fw 1 TPWR), $(votes)"
+		fail tb_macpm tb3-unload-powers "unloaded while off: ZPWR $(tb_fw 1 ZPWR), $(votes)"
 	fi
 else
 	fail tb_macpm tb3-unload-powers "not off before the unload, or rmmod failed: $(state)"
@@ -397,38 +397,38 @@ else
 fi
 
 # An RTPC that changes nothing (MacPro7,1's returns 0 and leaves RTBT at
-# 1; TEST ONLY TSTB here): the votes would never let _PS3 cut, and "off"
+# 1; TEST ONLY ZSTB here): the votes would never let _PS3 cut, and "off"
 # would be a lie. tb_macpm asks once, at load, and keeps such a controller
 # on, saying why, with TRPE as its mechanism; the votes as they were.
-if [ -n "$(tb_eval "$rp_acpi.TSTB")" ]; then
+if [ -n "$(tb_eval "$rp_acpi.ZSTB")" ]; then
 	# (loaded still if a reload above failed: the stub is asked at load)
 	! grep -q '^tb_macpm ' /proc/modules || rmmod tb_macpm
-	tb_fw_set 1 TSTB 1
-	cof=$(tb_fw 1 TCOF)
+	tb_fw_set 1 ZSTB 1
+	cof=$(tb_fw 1 ZCOF)
 	tb_load
 	tb_fast "$nhi"
 	sleep 2
 	reason=$(tb_attr 1 stay_on_reason)
 	mech=$(tb_attr 1 mechanism)
-	if tb_is 1 on && [ "$(tb_fw 1 TCOF)" = "$cof" ] && [ "$mech" = TRPE ] &&
+	if tb_is 1 on && [ "$(tb_fw 1 ZCOF)" = "$cof" ] && [ "$mech" = TRPE ] &&
 	   [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#*RTPC vote changes nothing}" ]; then
 		pass tb_macpm tb3-stub-vote-stays-on "RTPC writing nothing: mechanism '$mech', on 2 s after load, $(tb_cuts_name 1) $cof (unchanged), $(votes), '$reason'"
 	else
 		fail tb_macpm tb3-stub-vote-stays-on "mechanism '$mech', reason '$reason', $(state)"
 	fi
 	rmmod tb_macpm
-	tb_fw_set 1 TSTB 0
+	tb_fw_set 1 ZSTB 0
 fi
 
 # One mechanism per controller. MacPro7,1: every power-up is TRPE(1)'s,
-# none UPSB's _PS0's (TPS0), which would have powered it behind the module;
+# none UPSB's _PS0's (ZPS0), which would have powered it behind the module;
 # the others: never TRPE on a controller powered through its votes.
-ttrp=$(tb_fw 1 TTRP)
+ttrp=$(tb_fw 1 ZTRP)
 if [ "$trpe" = 1 ]; then
-	if [ "$(tb_fw 1 TPS0)" = 0 ] && [ "$ttrp" -gt 0 ]; then
-		pass tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups $(tb_fw 1 TCON), of which by UPSB's _PS0: 0 (TEST ONLY TPS0); $(votes) throughout"
+	if [ "$(tb_fw 1 ZPS0)" = 0 ] && [ "$ttrp" -gt 0 ]; then
+		pass tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups $(tb_fw 1 ZCON), of which by UPSB's _PS0: 0 (TEST ONLY ZPS0); $(votes) throughout"
 	else
-		fail tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups by UPSB's _PS0 $(tb_fw 1 TPS0) (want 0)"
+		fail tb_macpm tb3-trpe-not-mixed "TRPE calls $ttrp, power-ups by UPSB's _PS0 $(tb_fw 1 ZPS0) (want 0)"
 	fi
 elif [ "$ttrp" = 0 ]; then
 	pass tb_macpm tb3-no-trpe "TRPE calls on the controller powered through its votes: 0 (the SSDT counts them apart)"

@@ -7,7 +7,7 @@
 # power-down would be a lie: tb_macpm still lists the controller but keeps
 # it on, says why in stay_on_reason, and never calls the power method.
 # Emulated: the profile's SSDT leaves the OSDW () guard out of XRPE, so a
-# module that called XRPE(0) anyway is seen (TCOF, TPWR) rather than hidden.
+# module that called XRPE(0) anyway is seen (ZCOF, ZPWR) rather than hidden.
 
 [ "${EXPECT_APPLE:-0}" = 1 ] || skip_test tb_macpm "$PROFILE is not an Apple machine"
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
@@ -19,11 +19,11 @@ tb_fast "$nhi"
 # past the autosuspend delays (200 ms each) that would end in a power-down
 sleep 3
 reason=$(tb_attr 1 stay_on_reason)
-of=$(tb_fw 1 TCOF)
+of=$(tb_fw 1 ZCOF)
 case "$reason" in
 *'_OSI("Darwin") answers false'*)
-	if [ "$(tb_attr 1 power_state)" = on ] && [ "$of" = 0 ] && [ "$(tb_fw 1 TPWR)" = 1 ]; then
-		pass tb_macpm no-darwin-stays-on "listed, on, power method never called (TCOF $of): '$reason'"
+	if [ "$(tb_attr 1 power_state)" = on ] && [ "$of" = 0 ] && [ "$(tb_fw 1 ZPWR)" = 1 ]; then
+		pass tb_macpm no-darwin-stays-on "listed, on, power method never called (ZCOF $of): '$reason'"
 	else
 		fail tb_macpm no-darwin-stays-on "reason said, but $(tb_state 1)"
 	fi ;;
@@ -31,4 +31,4 @@ case "$reason" in
 	fail tb_macpm no-darwin-stays-on "$(tb_state 1); $(dmesg_since tb-osi | grep tb_macpm | tail -2 | tr '\n' ' ')" ;;
 esac
 rmmod tb_macpm
-check tb_macpm no-darwin-unload [ "$(tb_fw 1 TPWR)" = 1 ]
+check tb_macpm no-darwin-unload [ "$(tb_fw 1 ZPWR)" = 1 ]

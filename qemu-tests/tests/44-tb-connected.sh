@@ -17,8 +17,8 @@
 # tunnel's device (QEMU's pci-testdev, hot-added by QMP below a hotplug
 # downstream port) and goes with it; that device has no driver and is let
 # runtime-suspend through its power/control (as TLP or powertop do for a
-# real one). "Plugged" is the SSDT's TPLG (XRIL), the plug GPE one QEMU
-# raises. Thunderbolt 3: the same, with the root port's _PS3 (TCOF) for
+# real one). "Plugged" is the SSDT's ZPLG (XRIL), the plug GPE one QEMU
+# raises. Thunderbolt 3: the same, with the root port's _PS3 (ZCOF) for
 # XRPE/TRPE(0) and the plug raised as 42-tb3-power.sh does (XRIL, and so
 # the refusals, do not exist there). Not tested: Eagle Ridge (no
 # thunderbolt.ko for its NHI: no routers), and a DisplayPort tunnel (the
@@ -84,7 +84,7 @@ unplugged() { tb_no_dev 1b36:0005 "$nhi" && [ ! -e "$child" ]; }
 # hotplug port and the stand-in adds its router; then the device is let
 # idle. Sets cof0 and ref0 (XRPE/TRPE(0) calls and refusals once the router
 # is there: none may follow while it is), why on failure. (Before the
-# router is there, TPLG set and nothing enumerated is a plug nothing
+# router is there, ZPLG set and nothing enumerated is a plug nothing
 # resumed for: a refused power-down is right then, 45-tb-power.sh.)
 plug()
 {
@@ -92,7 +92,7 @@ plug()
 	# they are pinned, not tb_fast's 500 ms, which a slow guest (the debug
 	# kernel) could let pass with refused power-downs before it pins them.
 	echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_plug 1
 	if ! wait_until 15 tb_is 1 on > /dev/null; then
 		echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
@@ -112,7 +112,7 @@ plug()
 		why="device or router missing 15 s after device_add: $(conn_state)"
 		return 1
 	fi
-	cof0=$(tb_fw 1 TCOF)
+	cof0=$(tb_fw 1 ZCOF)
 	ref0=$(tb_attr 1 refusals)
 	echo auto > "/sys/bus/pci/devices/$(tb_find_dev 1b36:0005 "$nhi")/power/control"
 	tb_unpin_ports
@@ -124,7 +124,7 @@ unplug()
 	tb_pin_ports "$nhi"
 	# XRIL says "nothing plugged" at once, the device goes a moment later
 	host_request '{"execute":"device_del","arguments":{"id":"'"$1"'"}}' > /dev/null
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	wait_until 20 unplugged > /dev/null
 	_rc=$?
 	tb_unpin_ports
@@ -144,7 +144,7 @@ idle_off()
 off_again()
 {
 	if t=$(wait_until 30 tb_is 1 off); then
-		pass tb_macpm "$1" "$2 gone: off $t s later; $cuts $(tb_fw 1 TCOF)"
+		pass tb_macpm "$1" "$2 gone: off $t s later; $cuts $(tb_fw 1 ZCOF)"
 	else
 		fail tb_macpm "$1" "$2 gone, not off after 30 s: $(conn_state)"
 	fi
@@ -170,8 +170,8 @@ elif plug tbconn1; then
 		# the power switch's delay is $TB_FAST_MS ms: it has had its chance
 		sleep 3
 		reason=$(tb_attr 1 stay_on_reason)
-		if [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ]; then
-			fail tb_macpm router-suspended-stays-on "$cuts with a device router connected: $cof0 -> $(tb_fw 1 TCOF), refusals $ref0 -> $(tb_attr 1 refusals); $(conn_state)"
+		if [ "$(tb_fw 1 ZCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ]; then
+			fail tb_macpm router-suspended-stays-on "$cuts with a device router connected: $cof0 -> $(tb_fw 1 ZCOF), refusals $ref0 -> $(tb_attr 1 refusals); $(conn_state)"
 		elif ! tb_is 1 on || [ "$reason" != "$connected" ] || ! all_idle; then
 			fail tb_macpm router-suspended-stays-on "$(conn_state)"
 		else
@@ -192,7 +192,7 @@ fi
 if ! idle_off; then
 	fail tb_macpm xdomain-stays-on "not off before the peer connects: $(conn_state)"
 else
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_plug 1
 	if ! wait_until 15 tb_is 1 on > /dev/null; then
 		fail tb_macpm xdomain-stays-on "not powered up by the plug GPE: $(conn_state)"
@@ -200,20 +200,20 @@ else
 		fail tb_macpm xdomain-stays-on "the stand-in added no XDomain peer: $(conn_state)"
 	else
 		# XRPE/TRPE(0) calls and refusals once it is there: none may follow
-		cof0=$(tb_fw 1 TCOF)
+		cof0=$(tb_fw 1 ZCOF)
 		ref0=$(tb_attr 1 refusals)
 		# past the plug hold and every delay of the chain
 		sleep 3
 		reason=$(tb_attr 1 stay_on_reason)
-		if [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
+		if [ "$(tb_fw 1 ZCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
 		   ! tb_is 1 on || [ "$(pci_rt "$nhi")" != active ] || [ "$reason" != "$connected" ]; then
-			fail tb_macpm xdomain-stays-on "$cuts $cof0 -> $(tb_fw 1 TCOF), $(conn_state)"
+			fail tb_macpm xdomain-stays-on "$cuts $cof0 -> $(tb_fw 1 ZCOF), $(conn_state)"
 		else
 			pass tb_macpm xdomain-stays-on "stand-in XDomain peer $idx-1 holds the NHI active: on 3 s past every delay, $cuts $cof0 (unchanged), reason '$reason'"
 		fi
 	fi
 	tb_xdomain "$nhi" 0
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	off_again xdomain-gone-off "the XDomain peer"
 fi
 
@@ -229,9 +229,9 @@ else
 		reason=$(tb_attr 1 stay_on_reason)
 		# runtime PM disabled: sysfs says "unsupported"
 		if [ "$(rt_status "$child")" != unsupported ] || [ "$(pci_rt "$nhi")" != active ] ||
-		   [ "$(tb_fw 1 TCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
+		   [ "$(tb_fw 1 ZCOF)" != "$cof0" ] || [ "$(tb_attr 1 refusals)" != "$ref0" ] ||
 		   ! tb_is 1 on || [ "$reason" != "$connected" ]; then
-			fail tb_macpm router-gen1-stays-on "$cuts $cof0 -> $(tb_fw 1 TCOF), $(conn_state)"
+			fail tb_macpm router-gen1-stays-on "$cuts $cof0 -> $(tb_fw 1 ZCOF), $(conn_state)"
 		else
 			pass tb_macpm router-gen1-stays-on "stand-in generation 1 router $idx-1 (no runtime PM, as 6.1's tb_scan_port gives it) keeps the NHI active: on 3 s past every delay, reason '$reason'"
 		fi

@@ -5,12 +5,12 @@
 # powers it up, a device hot-added under a downstream port is enumerated by
 # pciehp, and once it is gone the controller goes off again. Thunderbolt 3
 # has no XRIN: its power-down through the votes is 42-tb3-power.sh's.
-# Emulated: the controller's power is the SSDT's TPWR (XRPE/TRPE), "plugged"
-# its TPLG (XRIL), the GPE is one QEMU raises (vmgenid: 0x05, CPU hot-add:
+# Emulated: the controller's power is the SSDT's ZPWR (XRPE/TRPE), "plugged"
+# its ZPLG (XRIL), the GPE is one QEMU raises (vmgenid: 0x05, CPU hot-add:
 # 0x02) instead of the real pin's; the stand-in NHI driver behaves as
 # thunderbolt.ko does for runtime PM. QEMU's devices keep their config space
 # when "unpowered": the stand-in checks that no driver callback ran while
-# TPWR was 0 ("unpowered" must stay 0).
+# ZPWR was 0 ("unpowered" must stay 0).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 ! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE (no XRIL, no XRIN): 42-tb3-power.sh"
@@ -20,7 +20,7 @@ tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 tb_fast "$nhi"
 
-cof0=$(tb_fw 1 TCOF)
+cof0=$(tb_fw 1 ZCOF)
 if t=$(wait_until 20 tb_is 1 off); then
 	chain=
 	for p in $(tb_chain "$nhi"); do
@@ -28,7 +28,7 @@ if t=$(wait_until 20 tb_is 1 off); then
 	done
 	case "$chain" in
 	*D0*|*D3hot*) fail tb_macpm idle-off "off after $t s but devices not D3cold:$chain" ;;
-	*) pass tb_macpm idle-off "off $t s after load (delays: NHI and switch ${TB_FAST_MS} ms), XRPE/TRPE(0) calls $cof0 -> $(tb_fw 1 TCOF), devices:$chain" ;;
+	*) pass tb_macpm idle-off "off $t s after load (delays: NHI and switch ${TB_FAST_MS} ms), XRPE/TRPE(0) calls $cof0 -> $(tb_fw 1 ZCOF), devices:$chain" ;;
 	esac
 else
 	fail tb_macpm idle-off "not off after 20 s: $(tb_state 1)"
@@ -39,15 +39,15 @@ fi
 wakes0=$(tb_attr 1 gpe_wakes)
 # the plug holds the ports 10 s (the default), not tb_fast's 500 ms, until
 # they are pinned below: a slow guest (the debug kernel) could let that
-# pass with refused power-downs (TPLG 1, nothing enumerated yet)
+# pass with refused power-downs (ZPLG 1, nothing enumerated yet)
 echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
-tb_fw_set 1 TPLG 1
+tb_fw_set 1 ZPLG 1
 tb_raise 1
 if t=$(wait_until 15 tb_is 1 on); then
 	pass tb_macpm plug-powers-on "on $t s after the GPE, last_wake_ms $(tb_attr 1 last_wake_ms), gpe_wakes $wakes0 -> $(tb_attr 1 gpe_wakes), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status)"
 else
 	fail tb_macpm plug-powers-on "$(tb_state 1); gpe: $(cat /sys/firmware/acpi/interrupts/gpe$(tb_gpe 1) 2>/dev/null)"
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	return 0
 fi
@@ -67,13 +67,13 @@ elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
 	pass tb_macpm plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
 	# unplugged: XRIL says so at once, the device goes a moment later
 	host_request '{"execute":"device_del","arguments":{"id":"tbdev1"}}' > /dev/null
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
 else
 	fail tb_macpm plug-enumerated "nothing under $dsb after 15 s; $(tb_state 1)"
 fi
 tb_unpin_ports
-tb_fw_set 1 TPLG 0
+tb_fw_set 1 ZPLG 0
 if t=$(wait_until 30 tb_is 1 off); then
 	pass tb_macpm unplug-off-again "off again $t s after the device left; unpowered driver callbacks: $(tb_unpowered "$nhi")"
 else
@@ -82,11 +82,11 @@ fi
 check tb_macpm no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 
 # A plug that nothing resumed for (review finding F6): the NHI suspended while the
-# power switch is not yet off, the GPE not armed, TPLG set without a GPE (as
+# power switch is not yet off, the GPE not armed, ZPLG set without a GPE (as
 # a Thunderbolt 2 device router that runtime-suspends under 6.1's
 # thunderbolt.ko, or a plug inside the power-down window). XRIL refuses the
 # power-down: the controller must be powered again with the NHI resumed to
-# look, stay managed, and go off once unplugged. Emulated: the plug is TPLG.
+# look, stay managed, and go off once unplugged. Emulated: the plug is ZPLG.
 tb_hold "$nhi" 1
 if ! wait_until 15 tb_is 1 on > /dev/null; then
 	fail tb_macpm plug-in-window "not on while the NHI is held: $(tb_state 1)"
@@ -99,7 +99,7 @@ res0=$(sed -n 's/^runtime_resumes: //p' "/sys/kernel/debug/macsupport_test_nhi/$
 # below (seconds on the debug kernel) come long before the fifth refusal
 # in a row, which would leave the controller on by design.
 echo 5000 > /sys/module/tb_macpm/parameters/plug_hold_ms
-tb_fw_set 1 TPLG 1
+tb_fw_set 1 ZPLG 1
 tb_hold "$nhi" 0
 refused() { [ "$(tb_attr 1 refusals)" -gt "$ref0" ]; }
 if ! t=$(wait_until 20 refused); then
@@ -114,13 +114,13 @@ else
 	elif [ "$reason" != "${reason#the firmware}" ]; then
 		fail tb_macpm plug-in-window "given up after one refusal: '$reason'"
 	else
-		pass tb_macpm plug-in-window "refused $t s after the NHI was let go (XRIL: plugged), powered again, NHI resumes ${res0:-n/a} -> ${res1:-n/a}, still managed ('$reason'); emulated: TPLG"
+		pass tb_macpm plug-in-window "refused $t s after the NHI was let go (XRIL: plugged), powered again, NHI resumes ${res0:-n/a} -> ${res1:-n/a}, still managed ('$reason'); emulated: ZPLG"
 	fi
 fi
-tb_fw_set 1 TPLG 0
+tb_fw_set 1 ZPLG 0
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 if t=$(wait_until 40 tb_is 1 off); then
-	pass tb_macpm plug-in-window-off-again "off $t s after TPLG 0; refusals $ref0 -> $(tb_attr 1 refusals)"
+	pass tb_macpm plug-in-window-off-again "off $t s after ZPLG 0; refusals $ref0 -> $(tb_attr 1 refusals)"
 else
 	fail tb_macpm plug-in-window-off-again "$(tb_state 1)"
 fi

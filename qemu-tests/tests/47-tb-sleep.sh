@@ -127,8 +127,8 @@ tb_cycle()
 		fail tb_macpm "$1" "premise: S3 is not available in this guest (mem_sleep: $(cat /sys/power/mem_sleep))"
 		return 1
 	fi
-	_on0=$(tb_fw 1 TCON)
-	_of0=$(tb_fw 1 TCOF)
+	_on0=$(tb_fw 1 ZCON)
+	_of0=$(tb_fw 1 ZCOF)
 	if ! tb_sleep "$2" "$3" "$1"; then
 		fail tb_macpm "$1" "pm_test=$2 $3 failed: $(tr '\n' ' ' < /tmp/err)"
 		return 1
@@ -137,11 +137,11 @@ tb_cycle()
 	_off=$?
 	_seq=$(tb_seq "$1")
 	_bad=$(dmesg_since "$1" | grep -i -e inaccessible -e "tb_macpm $nhi: .*fail" | head -n 2 | tr '\n' ' ')
-	_what="pm_test=$2 $3: $5; log $_seq, firmware $fw_on $_on0 -> $(tb_fw 1 TCON), $fw_off $_of0 -> $(tb_fw 1 TCOF)"
+	_what="pm_test=$2 $3: $5; log $_seq, firmware $fw_on $_on0 -> $(tb_fw 1 ZCON), $fw_off $_of0 -> $(tb_fw 1 ZCOF)"
 	# Thunderbolt 3: the "1" of the log is RTPC(1); that the controller was
 	# powered and cut once each is the firmware's count
 	_counts=ok
-	if tb_votes 1 && { [ "$(tb_fw 1 TCON)" != $((_on0 + 1)) ] || [ "$(tb_fw 1 TCOF)" != $((_of0 + 1)) ]; }; then
+	if tb_votes 1 && { [ "$(tb_fw 1 ZCON)" != $((_on0 + 1)) ] || [ "$(tb_fw 1 ZCOF)" != $((_of0 + 1)) ]; }; then
 		_counts="want one UPSB _PS0 power-up and one root port _PS3 cut"
 	fi
 	if [ "$_seq" = "${4}0" ] && [ "$_off" = 0 ] && [ -z "$_bad" ] && [ "$_counts" = ok ]; then
@@ -167,25 +167,25 @@ tb_check_rearmed()
 		fail tb_macpm sleep-rearmed "premise: not off before the plug after $1: $(tb_state 1)"
 		return
 	fi
-	_w=$(tb_attr 1 gpe_wakes) _c=$(tb_fw 1 TCON)
+	_w=$(tb_attr 1 gpe_wakes) _c=$(tb_fw 1 ZCON)
 	# the plug GPE's ACPI counters (count, enable, status), for a failure
 	_g=$(tb_attr 1 plug_source | sed -n 's/.*\\_GPE\._[LE]\([0-9A-F]*\) in .*/\1/p')
 	_gpe() { [ -z "$_g" ] || echo "gpe$_g $(tr -s ' ' < "/sys/firmware/acpi/interrupts/gpe$_g" 2>/dev/null)"; }
 	_g0=$(_gpe)
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_plug 1
-	_up() { [ "$(tb_attr 1 gpe_wakes)" != "$_w" ] && [ "$(tb_fw 1 TCON)" -gt "$_c" ]; }
+	_up() { [ "$(tb_attr 1 gpe_wakes)" != "$_w" ] && [ "$(tb_fw 1 ZCON)" -gt "$_c" ]; }
 	if t=$(wait_until 15 _up); then
-		_what="plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 TCON)"
+		_what="plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 ZCON)"
 		if [ "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" = method ]; then
 			pass tb_macpm sleep-rearmed "plug notify after $1 (the test ran the GPE's method: the GPE itself is not emulated): powered up within $t s, $_what"
 		else
 			pass tb_macpm sleep-rearmed "plug GPE after $1: powered up within $t s, $_what"
 		fi
 	else
-		fail tb_macpm sleep-rearmed "plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 TCON): $(tb_state 1)${_g:+; before the plug: $_g0, now: $(_gpe)}"
+		fail tb_macpm sleep-rearmed "plug wakes $_w -> $(tb_attr 1 gpe_wakes), power-ups $_c -> $(tb_fw 1 ZCON): $(tb_state 1)${_g:+; before the plug: $_g0, now: $(_gpe)}"
 	fi
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 }
 
 # chip_cfg: the upstream port's bus numbers, the NHI's and the xHCI's IDs

@@ -33,7 +33,7 @@ all_off()
 powers() {
 	_i=1
 	while [ $_i -le "$n" ]; do
-		printf '%s ' "$(tb_attr $_i power_state)/$(tb_fw $_i TPWR)"
+		printf '%s ' "$(tb_attr $_i power_state)/$(tb_fw $_i ZPWR)"
 		_i=$((_i + 1))
 	done
 }
@@ -53,12 +53,12 @@ others_off()
 	done
 	echo ok
 }
-# ups: every controller's power-up count (the SSDT's TCON)
+# ups: every controller's power-up count (the SSDT's ZCON)
 ups()
 {
 	_i=1
 	while [ $_i -le "$n" ]; do
-		printf '%s ' "$(tb_fw $_i TCON)"
+		printf '%s ' "$(tb_fw $_i ZCON)"
 		_i=$((_i + 1))
 	done
 }
@@ -68,7 +68,7 @@ ups()
 # (the debug kernel's) looks.
 only_on()
 {
-	_up() { [ "$(tb_fw "$1" TCON)" -gt "$(echo "$3" | awk -v i="$1" '{ print $i }')" ]; }
+	_up() { [ "$(tb_fw "$1" ZCON)" -gt "$(echo "$3" | awk -v i="$1" '{ print $i }')" ]; }
 	if wait_until 15 _up "$1" "$2" "$3" > /dev/null; then
 		_o=$(others_off "$1")
 		_u=$(ups)
@@ -100,7 +100,7 @@ while [ $i -le "$n" ]; do
 		fi
 	else
 		w0=$(tb_attr $i gpe_wakes)
-		tb_fw_set $i TPLG 1
+		tb_fw_set $i ZPLG 1
 		tb_raise $i
 		# the plug level goes as soon as the wake is taken (as in 49):
 		# while it stays, XRIL refuses each power-down, and a slow guest
@@ -108,7 +108,7 @@ while [ $i -le "$n" ]; do
 		# row leave the controller on for good, as designed
 		woke() { [ "$(tb_attr $i gpe_wakes)" != "$w0" ]; }
 		wait_until 15 woke > /dev/null
-		tb_fw_set $i TPLG 0
+		tb_fw_set $i ZPLG 0
 		only_on $i "GPE of controller $i ($src, 0x$(tb_gpe $i))" "$ups0"
 	fi
 	wait_until 20 all_off > /dev/null

@@ -3,7 +3,7 @@
 #
 # Stress on the profile's first Thunderbolt controller, in a boot of its own:
 # - a device removed (QMP device_del) in the middle of a slow power-up
-#   (TUPD 1500 ms): no oops, the device ends up gone, the controller off;
+#   (ZUPD 1500 ms): no oops, the device ends up gone, the controller off;
 # - 50 power-down/power-up cycles through the plug GPE (raised for real by
 #   the host) leave the runtime-PM usage counts of every device involved,
 #   the device links and /proc/interrupts as they were.
@@ -20,11 +20,11 @@ dsb2=tb0-dsb2
 req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tbdev2","bus":"'$dsb2'"}}'
 if ! pciehp_hotadd tb_macpm removal-during-power-up; then
 	:
-elif tb_fw_set 1 TUPD 1500 && tb_fw_set 1 TPLG 1 && ans=$(host_request "$req"); then
+elif tb_fw_set 1 ZUPD 1500 && tb_fw_set 1 ZPLG 1 && ans=$(host_request "$req"); then
 	tb_raise 1
 	sleep 0.5
 	del=$(host_request '{"execute":"device_del","arguments":{"id":"tbdev2"}}')
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	if t=$(wait_until 40 gone_and_off); then
 		pass tb_macpm removal-during-power-up "device_del 0.5 s into a 1.5 s power-up ($del): device gone, controller off again $t s later"
 	else
@@ -32,9 +32,9 @@ elif tb_fw_set 1 TUPD 1500 && tb_fw_set 1 TPLG 1 && ans=$(host_request "$req"); 
 	fi
 else
 	fail tb_macpm removal-during-power-up "device_add: $ans"
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 fi
-tb_fw_set 1 TUPD 100
+tb_fw_set 1 ZUPD 100
 wait_until 20 tb_is 1 off > /dev/null
 
 # --- 50 cycles ---
@@ -58,7 +58,7 @@ cy0=$(tb_attr 1 power_cycles)
 w0=$(tb_attr 1 gpe_wakes)
 t0=$(uptime_cs)
 done=0
-# The plug level (TPLG, XRIL) goes back to "nothing plugged" as soon as
+# The plug level (ZPLG, XRIL) goes back to "nothing plugged" as soon as
 # the GPE was taken for a wake, before the 100 ms hold can end: kept up
 # until the power-up was seen, it made a slow guest (the debug kernel) try
 # to power down under a "plugged" XRIL, be refused five times in a row
@@ -68,10 +68,10 @@ while [ $done -lt 50 ]; do
 	w=$(tb_attr 1 gpe_wakes) c=$(tb_attr 1 power_cycles)
 	woke() { [ "$(tb_attr 1 gpe_wakes)" != "$w" ]; }
 	cycled() { [ "$(tb_attr 1 power_cycles)" != "$c" ] && tb_is 1 off; }
-	tb_fw_set 1 TPLG 1
+	tb_fw_set 1 ZPLG 1
 	tb_raise 1
 	wait_until 15 woke > /dev/null || break
-	tb_fw_set 1 TPLG 0
+	tb_fw_set 1 ZPLG 0
 	wait_until 20 cycled > /dev/null || break
 	done=$((done + 1))
 done

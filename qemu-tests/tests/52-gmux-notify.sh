@@ -16,7 +16,7 @@ gpe=$(printf '%02X' "$EXPECT_GMUX_GPE")
 eval_acpi() { echo "$1" > /sys/kernel/debug/macsupport_test_acpi/eval; cat /sys/kernel/debug/macsupport_test_acpi/eval; }
 
 if [ "$EXPECT_GMUX_KIND" = t2 ]; then
-	gmsp_before=$(eval_acpi "${EXPECT_GMUX_PATH}.GMSC")
+	gmsp_before=$(eval_acpi "${EXPECT_GMUX_PATH}.ZMSC")
 fi
 gmux-simctl raise 0x04 > /dev/null
 st_before=$(gmux-simctl get int_status)
@@ -37,7 +37,7 @@ else
 fi
 
 if [ "$EXPECT_GMUX_KIND" = t2 ]; then
-	gmsp_after=$(eval_acpi "${EXPECT_GMUX_PATH}.GMSC")
+	gmsp_after=$(eval_acpi "${EXPECT_GMUX_PATH}.ZMSC")
 	if [ "${gmsp_after#ok }" = $((${gmsp_before#ok } + 1)) ]; then
 		pass apple_gmux_ng notify-t2-calls-gmsp "GMSP calls ${gmsp_before#ok } -> ${gmsp_after#ok }"
 	else

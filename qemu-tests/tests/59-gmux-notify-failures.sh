@@ -12,7 +12,7 @@
 # GPE (/sys/firmware/acpi/interrupts/gpeXX says "disabled"), ignore what is
 # still queued, and keep working without the interrupt.
 # Then, where the profile lets the test point GMGP at a GPE that does not
-# exist (TGPB), acpi_enable_gpe() fails: the driver must bind anyway.
+# exist (ZGPB), acpi_enable_gpe() fails: the driver must bind anyway.
 
 gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
 modprobe macsupport_test_acpi
@@ -107,7 +107,7 @@ if [ "$EXPECT_GMUX_KIND" != classic ]; then
 fi
 
 # acpi_enable_gpe() fails: the gmux works on without the interrupt.
-case "$(eval_acpi "${EXPECT_GMUX_PATH}.TGPB")" in
+case "$(eval_acpi "${EXPECT_GMUX_PATH}.ZGPB")" in
 ok*)
 	dmesg_mark bad-gpe
 	gmux_load
@@ -119,6 +119,6 @@ ok*)
 		fail apple_gmux_ng gpe-enable-failure-binds "driver '$drv', gpe $(gmux_state gpe 2>/dev/null); $(dmesg_since bad-gpe | grep apple_gmux_ng | tail -n 2 | tr '\n' ' ' | cut -c 1-160)"
 	fi
 	rmmod apple_gmux_ng 2>/dev/null
-	eval_acpi "${EXPECT_GMUX_PATH}.TGPR" > /dev/null ;;
+	eval_acpi "${EXPECT_GMUX_PATH}.ZGPR" > /dev/null ;;
 esac
 rmmod macsupport_test_acpi

@@ -9,7 +9,7 @@
 # - unloading apple_gmux_ng unregisters the handler (vga_switcheroo
 #   disables itself, its switch file goes, a display driver probing now
 #   defers again); loading it again registers it again and switching works;
-# - where the profile can point GMGP at a GPE that does not exist (TGPB),
+# - where the profile can point GMGP at a GPE that does not exist (ZGPB),
 #   the gmux has no interrupt and power changes are completed by polling
 #   the interrupt status.
 # Own boot: switches change the default VGA device and vga_switcheroo's
@@ -87,7 +87,7 @@ gpu_modules_out
 # No GPE: power changes complete by polling the interrupt status.
 modprobe macsupport_test_acpi
 eval_acpi() { echo "$1" > /sys/kernel/debug/macsupport_test_acpi/eval; cat /sys/kernel/debug/macsupport_test_acpi/eval; }
-case "$(eval_acpi "${EXPECT_GMUX_PATH}.TGPB")" in
+case "$(eval_acpi "${EXPECT_GMUX_PATH}.ZGPB")" in
 ok*)
 	# Without a GPE for it the real gmux's line goes nowhere: no wire either.
 	gmux_load
@@ -109,8 +109,8 @@ ok*)
 	fi
 	gpu_cold_check switch-polled-no-cold-access
 	gpu_modules_out
-	eval_acpi "${EXPECT_GMUX_PATH}.TGPR" > /dev/null ;;
+	eval_acpi "${EXPECT_GMUX_PATH}.ZGPR" > /dev/null ;;
 *)
-	skip apple_gmux_ng switch-power-polled-without-gpe "this profile's gmux.asl has no TGPB to take the GPE away" ;;
+	skip apple_gmux_ng switch-power-polled-without-gpe "this profile's gmux.asl has no ZGPB to take the GPE away" ;;
 esac
 rmmod macsupport_test_acpi

@@ -470,25 +470,25 @@ gmux_load
 # power-on and before the dGPU's driver resumes.
 GFX='\_SB_.PCI0.S18_.GFX0'
 gfx() { tb_eval "$GFX.$1"; }
-if [ -n "$(gfx TLNK)" ]; then
-	dn=$(gfx TDN1)
-	up=$(gfx TUP0)
+if [ -n "$(gfx ZLNK)" ]; then
+	dn=$(gfx ZDN1)
+	up=$(gfx ZUP0)
 	ld=$(( $(runpm_of "$D" link_down) + $(runpm_of "$A" link_down 2>/dev/null || echo 0) ))
-	if [ "$(gfx TSIN)" = 1 ] && [ "$dn" -ge 1 ] && [ "$up" -ge 1 ] && [ "$(gfx TBAD)" = 0 ] &&
+	if [ "$(gfx ZSIN)" = 1 ] && [ "$dn" -ge 1 ] && [ "$up" -ge 1 ] && [ "$(gfx ZBAD)" = 0 ] &&
 	   [ "$ld" = 0 ] && [ "$(gmux_sw link_handshake)" = PWRD ] && [ "$(gmux_sw link_failures)" = 0 ]; then
 		pass apple_gmux_ng runpm-link-handshake "PWRD(1) $dn times, each before a cut; PWRD(0) $up times, each after power-on; no driver resumed on a disabled link (firmware link state emulated: QEMU has none)"
 	else
-		fail apple_gmux_ng runpm-link-handshake "PWRD(1) $dn, PWRD(0) $up, on an unpowered dGPU $(gfx TBAD) (last PWRD($(gfx TBDA)), handler $(gfx TSIN)), resumes on a disabled link $ld; driver: handshake '$(gmux_sw link_handshake)', failures $(gmux_sw link_failures)"
+		fail apple_gmux_ng runpm-link-handshake "PWRD(1) $dn, PWRD(0) $up, on an unpowered dGPU $(gfx ZBAD) (last PWRD($(gfx ZBDA)), handler $(gfx ZSIN)), resumes on a disabled link $ld; driver: handshake '$(gmux_sw link_handshake)', failures $(gmux_sw link_failures)"
 	fi
 	# a link that does not train to full width: said, and the dGPU resumes
 	dmesg_mark link-narrow
 	f0=$(gmux_sw link_failures)
-	gfx "TSFL 1" > /dev/null
+	gfx "ZSFL 1" > /dev/null
 	off_within 10 > /dev/null
 	echo 1 > "$TEST_GPU/$D/hold"
 	st=$(runpm_of "$D" status)
 	echo 0 > "$TEST_GPU/$D/hold"
-	gfx "TSFL 0" > /dev/null
+	gfx "ZSFL 0" > /dev/null
 	if [ "$st" = active ] && [ "$(gmux_sw link_failures)" = $((f0 + 1)) ] &&
 	   dmesg_since link-narrow | grep -q 'did not train to full width'; then
 		pass apple_gmux_ng runpm-link-narrow "PWRD(0) returning 1 is logged and counted; the dGPU resumed all the same"

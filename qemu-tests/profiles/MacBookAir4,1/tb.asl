@@ -17,10 +17,10 @@
  *  - The Mac has DSB1..DSB4; QEMU's chain has two hotplug downstream ports, DSB1
  *    and DSB2 at device 1 and 2.
  *  - XRPE drove the root port's link and the PCH GPIO of the controller's
- *    power rail; here it only counts and flips TPWR, after Sleep (TUPD) on
+ *    power rail; here it only counts and flips ZPWR, after Sleep (ZUPD) on
  *    power-on. The OSDW () (Darwin) guard is left out.
  *  - XRIL returned the plug-detect GPIO's level; here it is derived from
- *    TPWR and TPLG (1 = off and nothing plugged).
+ *    ZPWR and ZPLG (1 = off and nothing plugged).
  *  - XRIN and the NHI's _GPE are 0x14 on the Mac; QEMU raises GPE 0x02 for
  *    real (QMP CPU hot-add or unplug request), so both say 0x02.
  *  - The NHI's _DSM, _PRW and the other methods are left out. No _PS0/_PS3:
@@ -46,28 +46,28 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered (the Mac's GP23)
-                    Name (TPLG, Zero)           // 1 = something plugged (GP04)
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // XRPE (1) calls
-                    Name (TCOF, Zero)           // XRPE (0) calls
+                    Name (ZPWR, One)            // 1 = powered (the Mac's GP23)
+                    Name (ZPLG, Zero)           // 1 = something plugged (GP04)
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // XRPE (1) calls
+                    Name (ZCOF, Zero)           // XRPE (0) calls
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -79,23 +79,23 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                If ((TFLT == 0x02))
+                                ZCON++
+                                If ((ZFLT == 0x02))
                                 {
                                     /* TEST ONLY: the method faults before the rail is on */
                                     Local0 = Zero
                                     Local0 = (One / Local0)
                                 }
-                                Sleep (TUPD)
-                                TPWR = One
+                                Sleep (ZUPD)
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
@@ -103,7 +103,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbErMA41", 0x00001000)
 
                     Method (XRIL, 0, Serialized)
                     {
-                        If (((TPWR == Zero) && (TPLG == Zero)))
+                        If (((ZPWR == Zero) && (ZPLG == Zero)))
                         {
                             Return (One)
                         }

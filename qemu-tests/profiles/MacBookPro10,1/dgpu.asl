@@ -17,19 +17,19 @@
  *
  * Shared by the profiles with a dGPU stand-in (a secondary-vga at 01:00.0
  * behind a pcie-root-port at 00:03.0, whose node in QEMU's DSDT is
- * \_SB.PCI0.S18). QEMU models no link state, so PWRD keeps its own (TLNK)
+ * \_SB.PCI0.S18). QEMU models no link state, so PWRD keeps its own (ZLNK)
  * and checks, at each call, that the dGPU has power (the link goes down
  * before the power does, and trains only once the power is back): TEST
  * ONLY, the harness's fake GPU driver (macsupport_test_gpu) serves the
  * OEM address space 0x99, whose byte 0 reads 1 while the simulated gmux
- * powers the dGPU; _REG says when it is there (TSIN). Without it PWRD only
+ * powers the dGPU; _REG says when it is there (ZSIN). Without it PWRD only
  * counts. TEST ONLY names:
- *   TLNK  1 link up (trained), 0 disabled by PWRD(1)
- *   TDN1  PWRD(1) calls       TUP0  PWRD(0) calls
- *   TBAD  calls that found the dGPU unpowered (the handshake out of order)
- *   TBDA  the argument of the last such call (0xFF: none)
- *   TFLT  1: PWRD(0) reports the link did not train to x8 (returns 1);
- *         set with TSFL (1 or 0)
+ *   ZLNK  1 link up (trained), 0 disabled by PWRD(1)
+ *   ZDN1  PWRD(1) calls       ZUP0  PWRD(0) calls
+ *   ZBAD  calls that found the dGPU unpowered (the handshake out of order)
+ *   ZBDA  the argument of the last such call (0xFF: none)
+ *   ZFLT  1: PWRD(0) reports the link did not train to x8 (returns 1);
+ *         set with ZSFL (1 or 0)
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "DgpuLink", 0x00001000)
 {
@@ -42,49 +42,49 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "DgpuLink", 0x00001000)
             Name (_ADR, Zero)
 
             /* TEST ONLY: the fake GPU driver's view of the dGPU's power */
-            OperationRegion (TSPW, 0x99, Zero, One)
-            Field (TSPW, ByteAcc, NoLock, Preserve)
+            OperationRegion (ZSPW, 0x99, Zero, One)
+            Field (ZSPW, ByteAcc, NoLock, Preserve)
             {
-                TDPW,   8
+                ZDPW,   8
             }
-            Name (TSIN, Zero)
+            Name (ZSIN, Zero)
             Method (_REG, 2, NotSerialized)
             {
                 If (LEqual (Arg0, 0x99))
                 {
-                    Store (Arg1, TSIN)
+                    Store (Arg1, ZSIN)
                 }
             }
 
-            Name (TLNK, One)
-            Name (TDN1, Zero)
-            Name (TUP0, Zero)
-            Name (TBAD, Zero)
-            Name (TBDA, 0xFF)
-            Name (TFLT, Zero)
+            Name (ZLNK, One)
+            Name (ZDN1, Zero)
+            Name (ZUP0, Zero)
+            Name (ZBAD, Zero)
+            Name (ZBDA, 0xFF)
+            Name (ZFLT, Zero)
 
-            Method (TSFL, 1, NotSerialized)
+            Method (ZSFL, 1, NotSerialized)
             {
-                Store (Arg0, TFLT)
+                Store (Arg0, ZFLT)
             }
 
             Method (PWRD, 1, Serialized)
             {
-                If (LAnd (TSIN, LNotEqual (TDPW, One)))
+                If (LAnd (ZSIN, LNotEqual (ZDPW, One)))
                 {
-                    Increment (TBAD)
-                    Store (Arg0, TBDA)
+                    Increment (ZBAD)
+                    Store (Arg0, ZBDA)
                 }
                 If (Arg0)
                 {
-                    Increment (TDN1)
-                    Store (Zero, TLNK)
+                    Increment (ZDN1)
+                    Store (Zero, ZLNK)
                     Sleep (0x64)
                     Return (Zero)
                 }
-                Increment (TUP0)
-                Store (One, TLNK)
-                If (TFLT)
+                Increment (ZUP0)
+                Store (One, ZLNK)
+                If (ZFLT)
                 {
                     Return (One)
                 }

@@ -16,11 +16,11 @@
  *    variable inside GMUX. GMSP keeps the real logic (it ORs its argument
  *    in, so GMSP (0) never clears the bit, exactly as on the Mac).
  *  - Nothing raises GPE 0x16 in QEMU; _L16 exists so the GPE has a handler.
- *  - TEST ONLY: TGPB and TGPR change GMGP (see below).
+ *  - TEST ONLY: ZGPB and ZGPR change GMGP (see below).
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
- *    harness has put its ivshmem-plain device at 00:10.0 (see GSIM and
- *    GMSW below). Without that device _CRS returns the real
+ *    harness has put its ivshmem-plain device at 00:10.0 (see ZSIM and
+ *    ZMSW below). Without that device _CRS returns the real
  *    resources alone.
  *
  * The ACPI side is identical to the classic gmux of the MacBookPro8,2 (same
@@ -42,16 +42,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
      * keeps Linux from making it a device or the PCI device's companion
      * (QEMU's S80 stays that); ACPICA still serves its PCI_Config region.
      */
-    Device (\_SB.PCI0.GSIM)
+    Device (\_SB.PCI0.ZSIM)
     {
         Name (_ADR, 0x00100000)
         Name (_STA, Zero)
-        OperationRegion (GSCF, PCI_Config, 0x00, 0x40)
-        Field (GSCF, DWordAcc, NoLock, Preserve)
+        OperationRegion (ZSCF, PCI_Config, 0x00, 0x40)
+        Field (ZSCF, DWordAcc, NoLock, Preserve)
         {
             Offset (0x18),
-            GSBL,   32,                 // BAR2, low dword
-            GSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
+            ZSBL,   32,                 // BAR2, low dword
+            ZSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
         }
     }
 
@@ -64,7 +64,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
             Name (_CID, "gmux")
             Name (_STA, 0x0B)
             /* The real _CRS of the Mac. */
-            Name (GMRS, ResourceTemplate ()
+            Name (ZMRS, ResourceTemplate ()
             {
                 IO (Decode16,
                     0x0700,             // Range Minimum
@@ -83,7 +83,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
              * filled separately. The window never crosses a 4 GiB boundary
              * (the BAR is 1 MiB, naturally aligned).
              */
-            Name (GMSW, ResourceTemplate ()
+            Name (ZMSW, ResourceTemplate ()
             {
                 QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,
                     NonCacheable, ReadWrite,
@@ -98,35 +98,35 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
             Method (_CRS, 0, Serialized)
             {
                 /* No device at 00:10.0 reads all ones. */
-                Store (\_SB.PCI0.GSIM.GSBL, Local0)
+                Store (\_SB.PCI0.ZSIM.ZSBL, Local0)
                 If (LEqual (Local0, 0xFFFFFFFF))
                 {
-                    Return (GMRS)       // no simulator: the Mac's resources only
+                    Return (ZMRS)       // no simulator: the Mac's resources only
                 }
 
                 /* The high dword only means something for a 64-bit BAR. */
                 Store (Zero, Local1)
                 If (LEqual (And (Local0, 0x06), 0x04))
                 {
-                    Store (\_SB.PCI0.GSIM.GSBH, Local1)
+                    Store (\_SB.PCI0.ZSIM.ZSBH, Local1)
                 }
 
                 /* A BAR the firmware left unassigned reads 0. */
                 If (LAnd (LEqual (And (Local0, 0xFFFFFFF0), Zero), LEqual (Local1, Zero)))
                 {
-                    Return (GMRS)
+                    Return (ZMRS)
                 }
 
                 /* QWord descriptor: _MIN at byte 14, _MAX at byte 22. */
-                CreateDWordField (GMSW, 0x0E, MINL)
-                CreateDWordField (GMSW, 0x12, MINH)
-                CreateDWordField (GMSW, 0x16, MAXL)
-                CreateDWordField (GMSW, 0x1A, MAXH)
-                Add (And (Local0, 0xFFFFFFF0), 0x00010000, MINL)
-                Add (MINL, 0x0FFF, MAXL)
-                Store (Local1, MINH)
-                Store (Local1, MAXH)
-                Return (ConcatenateResTemplate (GMRS, GMSW))
+                CreateDWordField (ZMSW, 0x0E, ZMNL)
+                CreateDWordField (ZMSW, 0x12, ZMNH)
+                CreateDWordField (ZMSW, 0x16, ZMXL)
+                CreateDWordField (ZMSW, 0x1A, ZMXH)
+                Add (And (Local0, 0xFFFFFFF0), 0x00010000, ZMNL)
+                Add (ZMNL, 0x0FFF, ZMXL)
+                Store (Local1, ZMNH)
+                Store (Local1, ZMXH)
+                Return (ConcatenateResTemplate (ZMRS, ZMSW))
             }
             Name (_PRW, Package (0x02)
             {
@@ -148,16 +148,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
             Name (GMGP, 0x16)
 
             /*
-             * TEST ONLY: GMGP names a GPE that does not exist (TGPB) or the
-             * real one again (TGPR), for the driver's path where
+             * TEST ONLY: GMGP names a GPE that does not exist (ZGPB) or the
+             * real one again (ZGPR), for the driver's path where
              * acpi_enable_gpe() fails (qemu-tests/tests/59-gmux-notify-failures.sh).
              */
-            Method (TGPB, 0, NotSerialized)
+            Method (ZGPB, 0, NotSerialized)
             {
                 Store (0xEE, GMGP)
             }
 
-            Method (TGPR, 0, NotSerialized)
+            Method (ZGPR, 0, NotSerialized)
             {
                 Store (0x16, GMGP)
             }

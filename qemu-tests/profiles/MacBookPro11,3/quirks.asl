@@ -18,7 +18,7 @@
  * Simplified for QEMU's q35:
  *  - _L06 read and wrote the IGPU's OpRegion (GSSE, GSCI (), GEFC, SCIE)
  *    and the NVS field SCIS; QEMU's VGA has none of these, so _L06 only
- *    counts its calls in GS06 (TEST ONLY, a Name). Nothing raises GPE
+ *    counts its calls in ZS06 (TEST ONLY, a Name). Nothing raises GPE
  *    0x06 in QEMU.
  *  - XHC1: the real _PRW is a method whose Darwin and non-Darwin paths
  *    return the same {0x0D, 3}: a Name here. Its config-space fields
@@ -39,11 +39,11 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "QrksM113", 0x00001000)
 
     Scope (\_GPE)
     {
-        Name (GS06, Zero)               // TEST ONLY: calls of _L06
+        Name (ZS06, Zero)               // TEST ONLY: calls of _L06
 
         Method (_L06, 0, NotSerialized)
         {
-            GS06++
+            ZS06++
         }
     }
 

@@ -31,14 +31,14 @@
  *    unplug request by QMP). QEMU's DSDT has _E02 for it too, so ACPICA
  *    reports both methods at boot and dispatches its own; tb_macpm installs
  *    a handler (edge, as ACPICA has it) and runs this _L02 itself. The
- *    pad's RX inversion is TEST ONLY state (TRXI): the method flips it as
- *    the Mac's flips the pad's, unless TSTK (a method that clears nothing,
+ *    pad's RX inversion is TEST ONLY state (ZRXI): the method flips it as
+ *    the Mac's flips the pad's, unless ZSTK (a method that clears nothing,
  *    as the non-Darwin branch) is set; QEMU cannot re-raise a level GPE
  *    that stays set, so a test raises it repeatedly instead.
  *  - TRPE, RTPC, the root port's _PS3 and UPSB's _PS0 set and count TEST
  *    ONLY state instead of the GPIOs, the CIO mailbox and the link: _PS3
- *    sets TPWR to 0 when both votes are 0, UPSB's _PS0 sets it to 1 after
- *    TUPD ms (counted in TCON) when it was 0; the root port's _PS0 does
+ *    sets ZPWR to 0 when both votes are 0, UPSB's _PS0 sets it to 1 after
+ *    ZUPD ms (counted in ZCON) when it was 0; the root port's _PS0 does
  *    what the Mac's PCEU does for power: nothing. DSB0, DSB2, NHI0 and XHC2
  *    have no _PS0/_PS3 here. The OSDW () (Darwin) guards are left out.
  */
@@ -50,10 +50,10 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
         Name (RUSB, One)                // USB vote (XHC2.RTPC)
-        Name (TGPE, Zero)               // TEST ONLY: _L02 runs
-        Name (TRXI, Zero)               // TEST ONLY: the plug pad's RX inversion
-        Name (TSTK, Zero)               // TEST ONLY fault: 1 = _L02 flips nothing
-        Name (TSTB, Zero)               // TEST ONLY fault: 1 = NHI0.RTPC writes nothing (MacPro7,1's)
+        Name (ZGPE, Zero)               // TEST ONLY: _L02 runs
+        Name (ZRXI, Zero)               // TEST ONLY: the plug pad's RX inversion
+        Name (ZSTK, Zero)               // TEST ONLY fault: 1 = _L02 flips nothing
+        Name (ZSTB, Zero)               // TEST ONLY fault: 1 = NHI0.RTPC writes nothing (MacPro7,1's)
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
         Method (_PS0, 0, Serialized)
@@ -65,8 +65,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
             If (((RTBT == Zero) && (RUSB == Zero)))
             {
                 /* TEST ONLY: CTBT and PCDA's power GPIOs low */
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCOF++
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = Zero
+                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCOF++
+                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = Zero
             }
         }
 
@@ -75,10 +75,10 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
             /* the plug pad's GPE (real: _L55); Darwin: flip its RX inversion (SGII) */
             Method (_L02, 0, NotSerialized)
             {
-                \_SB.PCI0.S30.TGPE++
-                If ((\_SB.PCI0.S30.TSTK == Zero))
+                \_SB.PCI0.S30.ZGPE++
+                If ((\_SB.PCI0.S30.ZSTK == Zero))
                 {
-                    \_SB.PCI0.S30.TRXI ^= One
+                    \_SB.PCI0.S30.ZRXI ^= One
                 }
             }
         }
@@ -90,12 +90,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
             /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
             Method (_PS0, 0, Serialized)
             {
-                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR == Zero))
+                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR == Zero))
                 {
                     /* TEST ONLY */
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCON++
-                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.TUPD)
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = One
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCON++
+                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZUPD)
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = One
                 }
             }
 
@@ -112,31 +112,31 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered (the Mac's pad 0x01070004)
-                    Name (TPLG, Zero)           // 1 = something plugged (not read on Thunderbolt 3)
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
-                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
-                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
+                    Name (ZPWR, One)            // 1 = powered (the Mac's pad 0x01070004)
+                    Name (ZPLG, Zero)           // 1 = something plugged (not read on Thunderbolt 3)
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (ZCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF, 6 TSTK, 7 TSTB; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF, 6 ZSTK, 7 ZSTB; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
-                            Case (0x06) { \_SB.PCI0.S30.TSTK = Arg1 }
-                            Case (0x07) { \_SB.PCI0.S30.TSTB = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
+                            Case (0x06) { \_SB.PCI0.S30.ZSTK = Arg1 }
+                            Case (0x07) { \_SB.PCI0.S30.ZSTB = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -145,7 +145,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                     /* Arg0 <= 1: the Thunderbolt vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If (((Arg0 <= One) && (\_SB.PCI0.S30.TSTB == Zero)))
+                        If (((Arg0 <= One) && (\_SB.PCI0.S30.ZSTB == Zero)))
                         {
                             \_SB.PCI0.S30.RTBT = Arg0
                         }
@@ -156,33 +156,33 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                      * Arg1: the real body sleeps Arg1 ms after the link
                      * came up, before it polls the upstream port's vendor
                      * ID (a settle delay); tb_macpm passes 0. Emulated the
-                     * same way, after the TUPD delay.
+                     * same way, after the ZUPD delay.
                      */
                     Method (TRPE, 2, Serialized)
                     {
-                        TTRP++
+                        ZTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                If ((TFLT == 0x02))
+                                ZCON++
+                                If ((ZFLT == 0x02))
                                 {
                                     /* TEST ONLY: the method faults before the rail is on */
                                     Local0 = Zero
                                     Local0 = (One / Local0)
                                 }
-                                Sleep (TUPD)
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)

@@ -18,14 +18,14 @@
  *  - On the Mac, GMSP, GMLV and the non-Darwin _L15 path use the PCH GPIO
  *    pad 0x03000015 through \_SB.SGII/GGII (pad RX-invert bit, DW0 bit 23)
  *    and \_SB.GGIV (pad RX state, DW0 bit 1). QEMU has no such pad, so the
- *    two bits are the Name variables GPII and GPIV inside GPUC.
+ *    two bits are the Name variables ZPII and ZPIV inside GPUC.
  *  - Nothing decodes 0xFE0B0200 in QEMU (the T2 gmux registers are absent;
  *    the simulator window below stands in for them, TEST ONLY) and nothing
  *    raises GPE 0x15; _L15 exists so the GPE has a handler.
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
- *    harness has put its ivshmem-plain device at 00:10.0 (see GSIM and
- *    GMSW below). Without that device _CRS returns the real
+ *    harness has put its ivshmem-plain device at 00:10.0 (see ZSIM and
+ *    ZMSW below). Without that device _CRS returns the real
  *    resources alone.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
@@ -41,16 +41,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
      * keeps Linux from making it a device or the PCI device's companion
      * (QEMU's S80 stays that); ACPICA still serves its PCI_Config region.
      */
-    Device (\_SB.PCI0.GSIM)
+    Device (\_SB.PCI0.ZSIM)
     {
         Name (_ADR, 0x00100000)
         Name (_STA, Zero)
-        OperationRegion (GSCF, PCI_Config, 0x00, 0x40)
-        Field (GSCF, DWordAcc, NoLock, Preserve)
+        OperationRegion (ZSCF, PCI_Config, 0x00, 0x40)
+        Field (ZSCF, DWordAcc, NoLock, Preserve)
         {
             Offset (0x18),
-            GSBL,   32,                 // BAR2, low dword
-            GSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
+            ZSBL,   32,                 // BAR2, low dword
+            ZSBH,   32                  // BAR2 high dword (BAR3) for a 64-bit BAR
         }
     }
 
@@ -73,7 +73,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             Name (_CID, "gpuc")
             Name (_STA, 0x0B)
             /* The real _CRS of the Mac. */
-            Name (GMRS, ResourceTemplate ()
+            Name (ZMRS, ResourceTemplate ()
             {
                 Memory32Fixed (ReadWrite,
                     0xFE0B0200,         // Address Base
@@ -90,7 +90,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
              * filled separately. The window never crosses a 4 GiB boundary
              * (the BAR is 1 MiB, naturally aligned).
              */
-            Name (GMSW, ResourceTemplate ()
+            Name (ZMSW, ResourceTemplate ()
             {
                 QWordMemory (ResourceConsumer, PosDecode, MinFixed, MaxFixed,
                     NonCacheable, ReadWrite,
@@ -105,35 +105,35 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             Method (_CRS, 0, Serialized)
             {
                 /* No device at 00:10.0 reads all ones. */
-                Store (\_SB.PCI0.GSIM.GSBL, Local0)
+                Store (\_SB.PCI0.ZSIM.ZSBL, Local0)
                 If (LEqual (Local0, 0xFFFFFFFF))
                 {
-                    Return (GMRS)       // no simulator: the Mac's resources only
+                    Return (ZMRS)       // no simulator: the Mac's resources only
                 }
 
                 /* The high dword only means something for a 64-bit BAR. */
                 Store (Zero, Local1)
                 If (LEqual (And (Local0, 0x06), 0x04))
                 {
-                    Store (\_SB.PCI0.GSIM.GSBH, Local1)
+                    Store (\_SB.PCI0.ZSIM.ZSBH, Local1)
                 }
 
                 /* A BAR the firmware left unassigned reads 0. */
                 If (LAnd (LEqual (And (Local0, 0xFFFFFFF0), Zero), LEqual (Local1, Zero)))
                 {
-                    Return (GMRS)
+                    Return (ZMRS)
                 }
 
                 /* QWord descriptor: _MIN at byte 14, _MAX at byte 22. */
-                CreateDWordField (GMSW, 0x0E, MINL)
-                CreateDWordField (GMSW, 0x12, MINH)
-                CreateDWordField (GMSW, 0x16, MAXL)
-                CreateDWordField (GMSW, 0x1A, MAXH)
-                Add (And (Local0, 0xFFFFFFF0), 0x00010000, MINL)
-                Add (MINL, 0x0FFF, MAXL)
-                Store (Local1, MINH)
-                Store (Local1, MAXH)
-                Return (ConcatenateResTemplate (GMRS, GMSW))
+                CreateDWordField (ZMSW, 0x0E, ZMNL)
+                CreateDWordField (ZMSW, 0x12, ZMNH)
+                CreateDWordField (ZMSW, 0x16, ZMXL)
+                CreateDWordField (ZMSW, 0x1A, ZMXH)
+                Add (And (Local0, 0xFFFFFFF0), 0x00010000, ZMNL)
+                Add (ZMNL, 0x0FFF, ZMXL)
+                Store (Local1, ZMNH)
+                Store (Local1, ZMXH)
+                Return (ConcatenateResTemplate (ZMRS, ZMSW))
             }
             Method (_PRW, 0, NotSerialized)
             {
@@ -162,36 +162,36 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
                     {
                         Notify (\_SB.PCI0.LPCB.GPUC, 0x80)
                     }
-                    ElseIf (LEqual (\_SB.PCI0.LPCB.GPUC.GPII, One))
+                    ElseIf (LEqual (\_SB.PCI0.LPCB.GPUC.ZPII, One))
                     {
-                        Store (Zero, \_SB.PCI0.LPCB.GPUC.GPII)
+                        Store (Zero, \_SB.PCI0.LPCB.GPUC.ZPII)
                     }
                     Else
                     {
-                        Store (One, \_SB.PCI0.LPCB.GPUC.GPII)
+                        Store (One, \_SB.PCI0.LPCB.GPUC.ZPII)
                     }
                 }
             }
 
             /* Stand in for pad 0x03000015's RX-invert and RX-state bits. */
-            Name (GPII, Zero)
-            Name (GPIV, Zero)
+            Name (ZPII, Zero)
+            Name (ZPIV, Zero)
 
             Name (GMGP, 0x15)
             /* TEST ONLY: counts GMSP calls, so a test can see the driver call it */
-            Name (GMSC, Zero)
+            Name (ZMSC, Zero)
             Method (GMSP, 1, NotSerialized)
             {
-                Increment (GMSC)
+                Increment (ZMSC)
                 If (LLessEqual (Arg0, One))
                 {
-                    Store (Arg0, GPII)
+                    Store (Arg0, ZPII)
                 }
             }
 
             Method (GMLV, 0, NotSerialized)
             {
-                Return (GPIV)
+                Return (ZPIV)
             }
         }
     }

@@ -11,7 +11,7 @@
  * woken on plug, so tb_macpm must leave it alone and say why, once
  * (the "methods missing" fault).
  *
- * XRPE only counts its calls (TCON, TCOF): the tests check that tb_macpm
+ * XRPE only counts its calls (ZCON, ZCOF): the tests check that tb_macpm
  * never called it.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbLrBad", 0x00001000)
@@ -31,18 +31,18 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbLrBad", 0x00001000)
                 Device (NHI0)
                 {
                     Name (_ADR, Zero)
-                    Name (TCON, Zero)           // XRPE (1) calls
-                    Name (TCOF, Zero)           // XRPE (0) calls
+                    Name (ZCON, Zero)           // XRPE (1) calls
+                    Name (ZCOF, Zero)           // XRPE (0) calls
 
                     Method (XRPE, 1, Serialized)
                     {
                         If ((Arg0 == Zero))
                         {
-                            TCOF++
+                            ZCOF++
                         }
                         Else
                         {
-                            TCON++
+                            ZCON++
                         }
                         Return (Zero)
                     }

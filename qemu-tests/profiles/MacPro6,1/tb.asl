@@ -37,13 +37,13 @@
  *    downstream ports, DSB1 and DSB2 at device 1 and 2.
  *  - TRPE drove the root port's link (PSTA, LDIS, LTRN, speed retraining)
  *    and the PCH GPIO (GP45/GP46/GP47, the controller's power rail); here
- *    it only counts and flips TPWR (the stand-in for the GPIO), after
- *    Sleep (TUPD) and Sleep (Arg1) on power-on. The OSDW () (Darwin) guard
+ *    it only counts and flips ZPWR (the stand-in for the GPIO), after
+ *    Sleep (ZUPD) and Sleep (Arg1) on power-on. The OSDW () (Darwin) guard
  *    is left out (the real TRPE does nothing unless the OS is Darwin).
  *  - XRIL returned GP04/GP05/GP03 (the plug detect line); here it is
- *    derived from TPWR and TPLG (profiles/README.md). XRIP/XRIO wrote the
+ *    derived from ZPWR and ZPLG (profiles/README.md). XRIP/XRIO wrote the
  *    GPIO's invert and direction bits (GI0x/GD0x): Names here. SXFP (0)
- *    cut the power rail; here it clears TPWR (tb_macpm never calls it).
+ *    cut the power rail; here it clears ZPWR (tb_macpm never calls it).
  *  - XRIN and the NHI's _GPE: QEMU raises GPE 0x02 for real (QMP CPU
  *    hot-add or unplug request), so controller 1 says 0x02 (real 0x14).
  *    Controllers 2 and 3 keep their real numbers 0x15 and 0x13, which
@@ -77,28 +77,28 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered (the Mac's GP45)
-                    Name (TPLG, Zero)           // 1 = something plugged (GP04)
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1, x) calls
-                    Name (TCOF, Zero)           // TRPE (0, x) calls
+                    Name (ZPWR, One)            // 1 = powered (the Mac's GP45)
+                    Name (ZPLG, Zero)           // 1 = something plugged (GP04)
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // TRPE (1, x) calls
+                    Name (ZCOF, Zero)           // TRPE (0, x) calls
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -114,24 +114,24 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                If ((TFLT == 0x02))
+                                ZCON++
+                                If ((ZFLT == 0x02))
                                 {
                                     /* TEST ONLY: the method faults before the rail is on */
                                     Local0 = Zero
                                     Local0 = (One / Local0)
                                 }
-                                Sleep (TUPD)
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
@@ -155,7 +155,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
 
                     Method (XRIL, 0, Serialized)
                     {
-                        If (((TPWR == Zero) && (TPLG == Zero)))
+                        If (((ZPWR == Zero) && (ZPLG == Zero)))
                         {
                             Return (One)
                         }
@@ -169,7 +169,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     {
                         If ((Arg0 == Zero))
                         {
-                            TPWR = Zero
+                            ZPWR = Zero
                         }
                     }
 
@@ -227,28 +227,28 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered (the Mac's GP46)
-                    Name (TPLG, Zero)           // 1 = something plugged (GP05)
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1, x) calls
-                    Name (TCOF, Zero)           // TRPE (0, x) calls
+                    Name (ZPWR, One)            // 1 = powered (the Mac's GP46)
+                    Name (ZPLG, Zero)           // 1 = something plugged (GP05)
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // TRPE (1, x) calls
+                    Name (ZCOF, Zero)           // TRPE (0, x) calls
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -264,24 +264,24 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                If ((TFLT == 0x02))
+                                ZCON++
+                                If ((ZFLT == 0x02))
                                 {
                                     /* TEST ONLY: the method faults before the rail is on */
                                     Local0 = Zero
                                     Local0 = (One / Local0)
                                 }
-                                Sleep (TUPD)
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
@@ -305,7 +305,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
 
                     Method (XRIL, 0, Serialized)
                     {
-                        If (((TPWR == Zero) && (TPLG == Zero)))
+                        If (((ZPWR == Zero) && (ZPLG == Zero)))
                         {
                             Return (One)
                         }
@@ -319,7 +319,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     {
                         If ((Arg0 == Zero))
                         {
-                            TPWR = Zero
+                            ZPWR = Zero
                         }
                     }
 
@@ -377,28 +377,28 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered (the Mac's GP47)
-                    Name (TPLG, Zero)           // 1 = something plugged (GP03)
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // TRPE (1, x) calls
-                    Name (TCOF, Zero)           // TRPE (0, x) calls
+                    Name (ZPWR, One)            // 1 = powered (the Mac's GP47)
+                    Name (ZPLG, Zero)           // 1 = something plugged (GP03)
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // TRPE (1, x) calls
+                    Name (ZCOF, Zero)           // TRPE (0, x) calls
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -414,24 +414,24 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                If ((TFLT == 0x02))
+                                ZCON++
+                                If ((ZFLT == 0x02))
                                 {
                                     /* TEST ONLY: the method faults before the rail is on */
                                     Local0 = Zero
                                     Local0 = (One / Local0)
                                 }
-                                Sleep (TUPD)
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
@@ -455,7 +455,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
 
                     Method (XRIL, 0, Serialized)
                     {
-                        If (((TPWR == Zero) && (TPLG == Zero)))
+                        If (((ZPWR == Zero) && (ZPLG == Zero)))
                         {
                             Return (One)
                         }
@@ -469,7 +469,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbFrMP61", 0x00001000)
                     {
                         If ((Arg0 == Zero))
                         {
-                            TPWR = Zero
+                            ZPWR = Zero
                         }
                     }
 

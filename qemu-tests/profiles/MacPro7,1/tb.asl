@@ -34,14 +34,14 @@
  *    empty native pciehp slot, DSB2 -> QEMU's qemu-xhci for XHC2.
  *  - TRPE, the ports' _PS0/_PS3 and UPSB's _PS0 set and count TEST ONLY
  *    state instead of the GPIOs, the CIO mailbox and the link: TRPE (0)
- *    sets TPWR to 0 (TCOF), TRPE (1) sets it to 1 after TUPD ms (TCON);
- *    UPSB's _PS0 does the same as TRPE (1) when TPWR is 0 and counts it
- *    in TPS0 as well (tb_macpm must never let that happen). The OSDW ()
+ *    sets ZPWR to 0 (ZCOF), TRPE (1) sets it to 1 after ZUPD ms (ZCON);
+ *    UPSB's _PS0 does the same as TRPE (1) when ZPWR is 0 and counts it
+ *    in ZPS0 as well (tb_macpm must never let that happen). The OSDW ()
  *    guards are left out, as is the DSB0/DSB2 _PS0/_PS3 bookkeeping,
  *    which does nothing with RTBT and RUSB at 1.
  *  - GPEs 0x2a and 0x2b exist in q35's block but nothing raises them: a
  *    test runs the firmware's _E2A itself, whose Notify is real ACPICA.
- *    The DP pad's RX inversion is TEST ONLY state (TDPI), runs in TDPG.
+ *    The DP pad's RX inversion is TEST ONLY state (ZDPI), runs in ZDPG.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
 {
@@ -84,14 +84,14 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Return (Zero)
                     }
 
-                    \_SB.PCI0.S30.US00.DS18.TGPE++
+                    \_SB.PCI0.S30.US00.DS18.ZGPE++
                     \_SB.PCI0.S30.US00.DS18.UPSB.AMPE ()
                 }
             }
 
             Name (RTBT, One)            // Thunderbolt vote: never written (NHI0.RTPC is a stub)
             Name (RUSB, One)            // USB vote: never written (XHC2 has no RTPC)
-            Name (TGPE, Zero)           // TEST ONLY: _E2A runs
+            Name (ZGPE, Zero)           // TEST ONLY: _E2A runs
 
             /* PCEU: PMCSR D0, the link enabled; no power-on */
             Method (_PS0, 0, Serialized)
@@ -104,8 +104,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                 If (((RTBT == Zero) && (RUSB == Zero)))
                 {
                     /* TEST ONLY: the power GPIOs low */
-                    \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TCOF++
-                    \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TPWR = Zero
+                    \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZCOF++
+                    \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZPWR = Zero
                 }
             }
 
@@ -119,16 +119,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                 }
 
             /* TEST ONLY: the DP pad's RX inversion (real pad 0x01030006), _L26 runs */
-            Name (TDPI, Zero)
-            Name (TDPG, Zero)
+            Name (ZDPI, Zero)
+            Name (ZDPG, Zero)
 
             /* the DisplayPort GPE of this upstream port's own \_GPE scope */
             Scope (\_GPE)
             {
                 Method (_L26, 0, NotSerialized)
                 {
-                    \_SB.PCI0.S30.US00.DS18.UPSB.TDPG++
-                    \_SB.PCI0.S30.US00.DS18.UPSB.TDPI ^= One
+                    \_SB.PCI0.S30.US00.DS18.UPSB.ZDPG++
+                    \_SB.PCI0.S30.US00.DS18.UPSB.ZDPI ^= One
                     \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.DPNT ()
                 }
             }
@@ -136,13 +136,13 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                 /* PCED: GPCI = 1, UGIO powers the Thunderbolt side (RTBT is 1) */
                 Method (_PS0, 0, Serialized)
                 {
-                    If ((\_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TPWR == Zero))
+                    If ((\_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZPWR == Zero))
                     {
                         /* TEST ONLY */
-                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TPS0++
-                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TCON++
-                        Sleep (\_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TUPD)
-                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.TPWR = One
+                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZPS0++
+                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZCON++
+                        Sleep (\_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZUPD)
+                        \_SB.PCI0.S30.US00.DS18.UPSB.DSB0.NHI0.ZPWR = One
                     }
                 }
 
@@ -159,30 +159,30 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Name (_ADR, Zero)
 
                         /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                        Name (TPWR, One)        // 1 = powered
-                        Name (TPLG, Zero)       // 1 = something plugged (no XRIL reads it here)
-                        Name (TUPD, 100)        // power-up delay, ms
-                        Name (TFLT, Zero)       // fault: 0 none, 1 stuck on
-                        Name (TCON, Zero)       // power-ups: TRPE (1), or UPSB._PS0
-                        Name (TCOF, Zero)       // cuts: TRPE (0)
-                        Name (TTRP, Zero)       // TRPE calls
-                        Name (TPS0, Zero)       // power-ups by UPSB._PS0 (tb_macpm: none)
+                        Name (ZPWR, One)        // 1 = powered
+                        Name (ZPLG, Zero)       // 1 = something plugged (no XRIL reads it here)
+                        Name (ZUPD, 100)        // power-up delay, ms
+                        Name (ZFLT, Zero)       // fault: 0 none, 1 stuck on
+                        Name (ZCON, Zero)       // power-ups: TRPE (1), or UPSB._PS0
+                        Name (ZCOF, Zero)       // cuts: TRPE (0)
+                        Name (ZTRP, Zero)       // TRPE calls
+                        Name (ZPS0, Zero)       // power-ups by UPSB._PS0 (tb_macpm: none)
 
                         /*
-                         * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                         * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                         * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                         * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                          * the new value, or Ones for an unknown index.
                          */
-                        Method (TSET, 2, Serialized)
+                        Method (ZSET, 2, Serialized)
                         {
                             Switch (ToInteger (Arg0))
                             {
-                                Case (Zero) { TPWR = Arg1 }
-                                Case (One) { TPLG = Arg1 }
-                                Case (0x02) { TUPD = Arg1 }
-                                Case (0x03) { TFLT = Arg1 }
-                                Case (0x04) { TCON = Arg1 }
-                                Case (0x05) { TCOF = Arg1 }
+                                Case (Zero) { ZPWR = Arg1 }
+                                Case (One) { ZPLG = Arg1 }
+                                Case (0x02) { ZUPD = Arg1 }
+                                Case (0x03) { ZFLT = Arg1 }
+                                Case (0x04) { ZCON = Arg1 }
+                                Case (0x05) { ZCOF = Arg1 }
                                 Default { Return (Ones) }
                             }
                             Return (Arg1)
@@ -203,23 +203,23 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         /* Arg1: a delay after the link is up (tb_macpm passes 0) */
                         Method (TRPE, 2, Serialized)
                         {
-                            TTRP++
+                            ZTRP++
                             If ((Arg0 <= One))
                             {
                                 If ((Arg0 == Zero))
                                 {
-                                    TCOF++
-                                    If ((TFLT != One))
+                                    ZCOF++
+                                    If ((ZFLT != One))
                                     {
-                                        TPWR = Zero
+                                        ZPWR = Zero
                                     }
                                 }
-                                ElseIf ((TPWR == Zero))
+                                ElseIf ((ZPWR == Zero))
                                 {
-                                    TCON++
-                                    Sleep (TUPD)
+                                    ZCON++
+                                    Sleep (ZUPD)
                                     Sleep (Arg1)
-                                    TPWR = One
+                                    ZPWR = One
                                 }
                             }
                             Return (Zero)
@@ -257,14 +257,14 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Return (Zero)
                     }
 
-                    \_SB.PCI0.S30.US00.DS19.TGPE++
+                    \_SB.PCI0.S30.US00.DS19.ZGPE++
                     \_SB.PCI0.S30.US00.DS19.UPSB.AMPE ()
                 }
             }
 
             Name (RTBT, One)            // Thunderbolt vote: never written (NHI0.RTPC is a stub)
             Name (RUSB, One)            // USB vote: never written (XHC2 has no RTPC)
-            Name (TGPE, Zero)           // TEST ONLY: _E2B runs
+            Name (ZGPE, Zero)           // TEST ONLY: _E2B runs
 
             /* PCEU: PMCSR D0, the link enabled; no power-on */
             Method (_PS0, 0, Serialized)
@@ -277,8 +277,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                 If (((RTBT == Zero) && (RUSB == Zero)))
                 {
                     /* TEST ONLY: the power GPIOs low */
-                    \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TCOF++
-                    \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TPWR = Zero
+                    \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZCOF++
+                    \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZPWR = Zero
                 }
             }
 
@@ -294,13 +294,13 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                 /* PCED: GPCI = 1, UGIO powers the Thunderbolt side (RTBT is 1) */
                 Method (_PS0, 0, Serialized)
                 {
-                    If ((\_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TPWR == Zero))
+                    If ((\_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZPWR == Zero))
                     {
                         /* TEST ONLY */
-                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TPS0++
-                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TCON++
-                        Sleep (\_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TUPD)
-                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.TPWR = One
+                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZPS0++
+                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZCON++
+                        Sleep (\_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZUPD)
+                        \_SB.PCI0.S30.US00.DS19.UPSB.DSB0.NHI0.ZPWR = One
                     }
                 }
 
@@ -317,30 +317,30 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Name (_ADR, Zero)
 
                         /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                        Name (TPWR, One)        // 1 = powered
-                        Name (TPLG, Zero)       // 1 = something plugged (no XRIL reads it here)
-                        Name (TUPD, 100)        // power-up delay, ms
-                        Name (TFLT, Zero)       // fault: 0 none, 1 stuck on
-                        Name (TCON, Zero)       // power-ups: TRPE (1), or UPSB._PS0
-                        Name (TCOF, Zero)       // cuts: TRPE (0)
-                        Name (TTRP, Zero)       // TRPE calls
-                        Name (TPS0, Zero)       // power-ups by UPSB._PS0 (tb_macpm: none)
+                        Name (ZPWR, One)        // 1 = powered
+                        Name (ZPLG, Zero)       // 1 = something plugged (no XRIL reads it here)
+                        Name (ZUPD, 100)        // power-up delay, ms
+                        Name (ZFLT, Zero)       // fault: 0 none, 1 stuck on
+                        Name (ZCON, Zero)       // power-ups: TRPE (1), or UPSB._PS0
+                        Name (ZCOF, Zero)       // cuts: TRPE (0)
+                        Name (ZTRP, Zero)       // TRPE calls
+                        Name (ZPS0, Zero)       // power-ups by UPSB._PS0 (tb_macpm: none)
 
                         /*
-                         * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                         * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                         * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                         * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                          * the new value, or Ones for an unknown index.
                          */
-                        Method (TSET, 2, Serialized)
+                        Method (ZSET, 2, Serialized)
                         {
                             Switch (ToInteger (Arg0))
                             {
-                                Case (Zero) { TPWR = Arg1 }
-                                Case (One) { TPLG = Arg1 }
-                                Case (0x02) { TUPD = Arg1 }
-                                Case (0x03) { TFLT = Arg1 }
-                                Case (0x04) { TCON = Arg1 }
-                                Case (0x05) { TCOF = Arg1 }
+                                Case (Zero) { ZPWR = Arg1 }
+                                Case (One) { ZPLG = Arg1 }
+                                Case (0x02) { ZUPD = Arg1 }
+                                Case (0x03) { ZFLT = Arg1 }
+                                Case (0x04) { ZCON = Arg1 }
+                                Case (0x05) { ZCOF = Arg1 }
                                 Default { Return (Ones) }
                             }
                             Return (Arg1)
@@ -355,23 +355,23 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         /* Arg1: a delay after the link is up (tb_macpm passes 0) */
                         Method (TRPE, 2, Serialized)
                         {
-                            TTRP++
+                            ZTRP++
                             If ((Arg0 <= One))
                             {
                                 If ((Arg0 == Zero))
                                 {
-                                    TCOF++
-                                    If ((TFLT != One))
+                                    ZCOF++
+                                    If ((ZFLT != One))
                                     {
-                                        TPWR = Zero
+                                        ZPWR = Zero
                                     }
                                 }
-                                ElseIf ((TPWR == Zero))
+                                ElseIf ((ZPWR == Zero))
                                 {
-                                    TCON++
-                                    Sleep (TUPD)
+                                    ZCON++
+                                    Sleep (ZUPD)
                                     Sleep (Arg1)
-                                    TPWR = One
+                                    ZPWR = One
                                 }
                             }
                             Return (Zero)

@@ -18,7 +18,7 @@
  * GPE block ends at 0x3f, so 0x4b and 0x4c never fire: a test runs the
  * firmware's _E4C/_E4B (and _L28) itself, whose Notify is real ACPICA.
  * 0x27 and 0x28 exist in q35's block but nothing raises them. The DP pads'
- * RX inversion is TEST ONLY state (TDPI), counted runs in TDPG.
+ * RX inversion is TEST ONLY state (ZDPI), counted runs in ZDPG.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
 {
@@ -30,7 +30,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
         Name (RUSB, One)                // USB vote (XHC2.RTPC)
-        Name (TGPE, Zero)               // TEST ONLY: _E4C runs
+        Name (ZGPE, Zero)               // TEST ONLY: _E4C runs
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
         Method (_PS0, 0, Serialized)
@@ -42,8 +42,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             If (((RTBT == Zero) && (RUSB == Zero)))
             {
                 /* TEST ONLY: CTBT and PCDA's power GPIOs low */
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCOF++
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = Zero
+                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCOF++
+                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = Zero
             }
         }
 
@@ -52,7 +52,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             /* the plug pad's GPE, edge; Darwin: AMPE, Notify (NHI0, Bus Check) */
             Method (_E4C, 0, NotSerialized)
             {
-                \_SB.PCI0.S30.TGPE++
+                \_SB.PCI0.S30.ZGPE++
                 \_SB.PCI0.S30.UPSB.AMPE ()
             }
         }
@@ -67,16 +67,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             }
 
             /* TEST ONLY: the DP pad's RX inversion (real pad 0x03030008), _L28 runs */
-            Name (TDPI, Zero)
-            Name (TDPG, Zero)
+            Name (ZDPI, Zero)
+            Name (ZDPG, Zero)
 
             /* the DisplayPort GPE, not gated by OSDW (): flip the pad, DPNT on both NHIs */
             Scope (\_GPE)
             {
                 Method (_L28, 0, NotSerialized)
                 {
-                    \_SB.PCI0.S30.UPSB.TDPG++
-                    \_SB.PCI0.S30.UPSB.TDPI ^= One
+                    \_SB.PCI0.S30.UPSB.ZDPG++
+                    \_SB.PCI0.S30.UPSB.ZDPI ^= One
                     \_SB.PCI0.S30.UPSB.DSB0.NHI0.DPNT ()
                     \_SB.PCI0.S38.UPSB.DSB0.NHI0.DPNT ()
                 }
@@ -85,12 +85,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
             Method (_PS0, 0, Serialized)
             {
-                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR == Zero))
+                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR == Zero))
                 {
                     /* TEST ONLY */
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TCON++
-                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.TUPD)
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.TPWR = One
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCON++
+                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZUPD)
+                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = One
                 }
             }
 
@@ -107,29 +107,29 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered
-                    Name (TPLG, Zero)           // 1 = something plugged
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
-                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
-                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
+                    Name (ZPWR, One)            // 1 = powered
+                    Name (ZPLG, Zero)           // 1 = something plugged
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (ZCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -154,23 +154,23 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
                     Method (TRPE, 2, Serialized)
                     {
-                        TTRP++
+                        ZTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                Sleep (TUPD)
+                                ZCON++
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
@@ -211,7 +211,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     {
         Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
         Name (RUSB, One)                // USB vote (XHC2.RTPC)
-        Name (TGPE, Zero)               // TEST ONLY: _E4B runs
+        Name (ZGPE, Zero)               // TEST ONLY: _E4B runs
 
         /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
         Method (_PS0, 0, Serialized)
@@ -223,8 +223,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             If (((RTBT == Zero) && (RUSB == Zero)))
             {
                 /* TEST ONLY: CTBT and PCDA's power GPIOs low */
-                \_SB.PCI0.S38.UPSB.DSB0.NHI0.TCOF++
-                \_SB.PCI0.S38.UPSB.DSB0.NHI0.TPWR = Zero
+                \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZCOF++
+                \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR = Zero
             }
         }
 
@@ -233,7 +233,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             /* the plug pad's GPE, edge; Darwin: AMPE, Notify (NHI0, Bus Check) */
             Method (_E4B, 0, NotSerialized)
             {
-                \_SB.PCI0.S38.TGPE++
+                \_SB.PCI0.S38.ZGPE++
                 \_SB.PCI0.S38.UPSB.AMPE ()
             }
         }
@@ -248,16 +248,16 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             }
 
             /* TEST ONLY: the DP pad's RX inversion (real pad 0x03030007), _L27 runs */
-            Name (TDPI, Zero)
-            Name (TDPG, Zero)
+            Name (ZDPI, Zero)
+            Name (ZDPG, Zero)
 
             /* the DisplayPort GPE, not gated by OSDW (): flip the pad, DPNT on both NHIs */
             Scope (\_GPE)
             {
                 Method (_L27, 0, NotSerialized)
                 {
-                    \_SB.PCI0.S38.UPSB.TDPG++
-                    \_SB.PCI0.S38.UPSB.TDPI ^= One
+                    \_SB.PCI0.S38.UPSB.ZDPG++
+                    \_SB.PCI0.S38.UPSB.ZDPI ^= One
                     \_SB.PCI0.S30.UPSB.DSB0.NHI0.DPNT ()
                     \_SB.PCI0.S38.UPSB.DSB0.NHI0.DPNT ()
                 }
@@ -266,12 +266,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
             Method (_PS0, 0, Serialized)
             {
-                If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.TPWR == Zero))
+                If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR == Zero))
                 {
                     /* TEST ONLY */
-                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.TCON++
-                    Sleep (\_SB.PCI0.S38.UPSB.DSB0.NHI0.TUPD)
-                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.TPWR = One
+                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZCON++
+                    Sleep (\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZUPD)
+                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR = One
                 }
             }
 
@@ -288,29 +288,29 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (TPWR, One)            // 1 = powered
-                    Name (TPLG, Zero)           // 1 = something plugged
-                    Name (TUPD, 100)            // power-up delay, ms
-                    Name (TFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (TCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
-                    Name (TCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
-                    Name (TTRP, Zero)           // TRPE calls (tb_macpm makes none here)
+                    Name (ZPWR, One)            // 1 = powered
+                    Name (ZPLG, Zero)           // 1 = something plugged
+                    Name (ZUPD, 100)            // power-up delay, ms
+                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
+                    Name (ZCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
+                    Name (ZCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
                     /*
-                     * TEST ONLY setter: Arg0 = 0 TPWR, 1 TPLG, 2 TUPD,
-                     * 3 TFLT, 4 TCON, 5 TCOF; Arg1 = the value. Returns
+                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
                      * the new value, or Ones for an unknown index.
                      */
-                    Method (TSET, 2, Serialized)
+                    Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { TPWR = Arg1 }
-                            Case (One) { TPLG = Arg1 }
-                            Case (0x02) { TUPD = Arg1 }
-                            Case (0x03) { TFLT = Arg1 }
-                            Case (0x04) { TCON = Arg1 }
-                            Case (0x05) { TCOF = Arg1 }
+                            Case (Zero) { ZPWR = Arg1 }
+                            Case (One) { ZPLG = Arg1 }
+                            Case (0x02) { ZUPD = Arg1 }
+                            Case (0x03) { ZFLT = Arg1 }
+                            Case (0x04) { ZCON = Arg1 }
+                            Case (0x05) { ZCOF = Arg1 }
                             Default { Return (Ones) }
                         }
                         Return (Arg1)
@@ -335,23 +335,23 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
                     Method (TRPE, 2, Serialized)
                     {
-                        TTRP++
+                        ZTRP++
                         If ((Arg0 <= One))
                         {
                             If ((Arg0 == Zero))
                             {
-                                TCOF++
-                                If ((TFLT != One))
+                                ZCOF++
+                                If ((ZFLT != One))
                                 {
-                                    TPWR = Zero
+                                    ZPWR = Zero
                                 }
                             }
                             Else
                             {
-                                TCON++
-                                Sleep (TUPD)
+                                ZCON++
+                                Sleep (ZUPD)
                                 Sleep (Arg1)
-                                TPWR = One
+                                ZPWR = One
                             }
                         }
                         Return (Zero)
