@@ -215,6 +215,11 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 		for (i = 0; i < ctrl->ndsb; i++)
 			if (ctrl->dsb[i] == pdev)
 				return ctrl;
+		/* Thunderbolt 3: the xHCI and the port above it */
+		for (i = 0; i < TB_NR_VOTES; i++)
+			if (ctrl->vote[i] && (ctrl->vote[i]->port == pdev ||
+					      ctrl->vote[i]->fn == pdev))
+				return ctrl;
 	}
 	return NULL;
 }
@@ -485,7 +490,7 @@ static void tb_give_root_switch(struct tb_ctrl *ctrl)
 static void tb_bind(struct pci_dev *nhi)
 {
 	enum mac_tb_gen gen = tb_nhi_gen(nhi);
-	struct pci_dev *dsb0, *upsb, *rp;
+	struct pci_dev *dsb0, *upsb, *rp, *consumer;
 	struct tb_ctrl *ctrl;
 	const char *why;
 
@@ -533,7 +538,8 @@ static void tb_bind(struct pci_dev *nhi)
 	ctrl->since = ktime_get();
 	device_initialize(&ctrl->dev);
 	tb_ctrl_count_dev();
-	ctrl->dev.parent = &rp->dev;
+	/* the root port's supplier cannot be its child (device_link_add()) */
+	ctrl->dev.parent = ctrl->ops->supplies_rp ? rp->dev.parent : &rp->dev;
 	ctrl->dev.class = &tb_class;
 	ctrl->dev.type = &tb_ctrl_type;
 	ctrl->dev.groups = tb_ctrl_groups;
@@ -557,17 +563,20 @@ static void tb_bind(struct pci_dev *nhi)
 	pm_runtime_enable(&ctrl->dev);
 
 	tb_link_ports(ctrl);
+	/* the upstream port, or the root port, needs the switch to resume */
+	consumer = ctrl->ops->supplies_rp ? rp : upsb;
 	pm_runtime_get_sync(&upsb->dev);
-	ctrl->upsb_link = device_link_add(&upsb->dev, &ctrl->dev,
-					  DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
-					  DL_FLAG_RPM_ACTIVE);
-	pm_runtime_mark_last_busy(&upsb->dev);
-	pm_runtime_put_autosuspend(&upsb->dev);
-	if (!ctrl->upsb_link && !ctrl->stay_on)
-		ctrl->stay_on = "its upstream port could not be linked to the power switch";
+	ctrl->link = device_link_add(&consumer->dev, &ctrl->dev,
+				     DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME | DL_FLAG_RPM_ACTIVE);
+	if (!ctrl->link && !ctrl->stay_on)
+		ctrl->stay_on = "its upstream or root port could not be linked to the power switch";
 
 	list_add_tail(&ctrl->node, &tb_ctrls);
 	tb_ctrl_power_start(ctrl);
+	if (ctrl->ops->attach)
+		ctrl->ops->attach(ctrl);
+	pm_runtime_mark_last_busy(&upsb->dev);
+	pm_runtime_put_autosuspend(&upsb->dev);
 	dev_info(&ctrl->dev, "%s controller (NHI %s, %s), power switch of %s%s%s%s\n",
 		 mac_tb_gen_name(gen), pci_name(nhi), ctrl->methods, pci_name(upsb),
 		 ctrl->stay_on ? "; stays on: " : "", ctrl->stay_on ?: "",
@@ -625,19 +634,22 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 	/* a failed power-up's error cleared first, so that this one is tried */
 	flush_work(&ctrl->recover_work);
 	/*
-	 * Thunderbolt 3's votes (power_with_upsb): resuming the switch only
-	 * gives the votes back; the power comes with the upstream port's _PS0,
-	 * so resume that port (and the switch with it, its supplier). With the
-	 * votes at 1 no later _PS3 cuts the power.
+	 * Thunderbolt 3's votes (power_with_upsb): the power comes with the
+	 * upstream port's _PS0, so resume that port (the root port and the
+	 * switch with it); detach then gives both votes back (RTPC(1)), so
+	 * that no later _PS3 of the ports cuts the power.
 	 */
 	if (ctrl->ops->power_with_upsb)
 		pm_runtime_get_sync(&ctrl->upsb->dev);
 	ret = pm_runtime_get_sync(&ctrl->dev);
+	/* Thunderbolt 3: the votes back (RTPC(1)) and their devices gone */
+	if (ctrl->ops->detach)
+		ctrl->ops->detach(ctrl);
 	tb_ctrl_power_exit(ctrl);
 	tb_give_root_switch(ctrl);
 	tb_unlink_ports(ctrl);
-	if (ctrl->upsb_link)
-		device_link_del(ctrl->upsb_link);
+	if (ctrl->link)
+		device_link_del(ctrl->link);
 	if (ctrl->ops->power_with_upsb)
 		pm_runtime_put(&ctrl->upsb->dev);
 	pm_runtime_disable(&ctrl->dev);
@@ -665,6 +677,10 @@ static int tb_pci_notify(struct notifier_block *nb, unsigned long action, void *
 	switch (action) {
 	case BUS_NOTIFY_ADD_DEVICE:
 		tb_bind(pdev);
+		/* Thunderbolt 3: the xHCI, scanned after its NHI */
+		list_for_each_entry(ctrl, &tb_ctrls, node)
+			if (ctrl->ops->pci_add)
+				ctrl->ops->pci_add(ctrl, pdev);
 		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
 		if (ctrl && ctrl->nhi == pdev)

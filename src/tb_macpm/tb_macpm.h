@@ -23,12 +23,53 @@
 
 struct tb_ctrl;
 
+/* Thunderbolt 3's power votes: the NHI's and the xHCI's (tb_votes.c) */
+enum tb_vote_kind {
+	TB_VOTE_NHI,
+	TB_VOTE_XHCI,
+	TB_NR_VOTES
+};
+
+/**
+ * struct tb_vote - one Thunderbolt 3 power vote (RTPC) as a device
+ * @dev: a child of @port and the runtime-PM supplier of @fn: it suspends
+ *	after @fn and before @port (see "Thunderbolt 3 votes" in tb_votes.c)
+ * @ctrl: its controller
+ * @handle: the ACPI companion of the function, which holds RTPC
+ * @port: the downstream port above the function (DSB0, DSB2) (referenced)
+ * @fn: the function, the NHI or the xHCI (referenced), NULL until linked
+ * @link: @fn's runtime-PM link to @dev, or NULL
+ * @what: "NHI" or "xHCI", for the log
+ * @given: RTPC(0) is in effect
+ * @failed_in_row: RTPC(0) calls that failed in a row (ctrl->lock)
+ * @retry_work: tries a failed RTPC(0) again
+ */
+struct tb_vote {
+	struct device dev;
+	struct tb_ctrl *ctrl;
+	acpi_handle handle;
+	struct pci_dev *port;
+	struct pci_dev *fn;
+	struct device_link *link;
+	const char *what;
+	bool given;
+	unsigned int failed_in_row;
+	struct delayed_work retry_work;
+};
+
 /**
  * struct tb_mech_ops - how the firmware switches one controller's power
  * @init: optional: find what else the mechanism needs in the firmware, once
  *	the controller's PCI devices are referenced and before its power switch
  *	device is initialized; what is missing sets ctrl->stay_on, nothing
  *	fails the bind
+ * @attach: optional: once the power switch is registered and linked (the
+ *	controller powered, tb_ctrls_lock held): add the mechanism's own
+ *	devices; what fails sets ctrl->stay_on
+ * @detach: optional: the controller is released, powered (tb_ctrls_lock
+ *	held): undo @attach, leaving the firmware as it would be without us
+ * @pci_add: optional: a PCI device was added while the controller is
+ *	managed (tb_ctrls_lock held)
  * @blocker: optional: why the mechanism cannot power the controller down
  *	right now, or NULL; asked after the power switch's own blockers
  *	(tb_blocker(), ctrl->lock held)
@@ -49,9 +90,13 @@ struct tb_ctrl;
  * @retry: optional: tb_macpm.power_down was written (ctrl->lock held):
  *	forget what made the mechanism keep the controller on for good
  * @power_with_upsb: the power comes with the upstream port's _PS0, which the
- *	PCI core runs after the switch's resume (the switch is its supplier):
- *	whoever wants the controller powered resumes the upstream port, and a
- *	plug's wake is timed once the NHI is resumed
+ *	PCI core runs after the switch's resume: whoever wants the controller
+ *	powered resumes the upstream port, and a plug's wake is timed once the
+ *	NHI is resumed
+ * @supplies_rp: the power switch is the runtime-PM supplier of the root
+ *	port (and a child of the root port's parent), so that it suspends
+ *	after the root port's _PS3 and can tell what the firmware did; else it
+ *	is the upstream port's supplier and the root port's child
  *
  * One implementation per mechanism, each in a file of its own: XRPE or
  * TRPE with XRIL polled after a power-down (Thunderbolt 1 and 2), TRPE
@@ -61,18 +106,23 @@ struct tb_ctrl;
  */
 struct tb_mech_ops {
 	void (*init)(struct tb_ctrl *ctrl);
+	void (*attach)(struct tb_ctrl *ctrl);
+	void (*detach)(struct tb_ctrl *ctrl);
+	void (*pci_add)(struct tb_ctrl *ctrl, struct pci_dev *pdev);
 	const char *(*blocker)(struct tb_ctrl *ctrl);
 	int (*off)(struct tb_ctrl *ctrl);
 	int (*on)(struct tb_ctrl *ctrl);
 	int (*resume_noirq)(struct tb_ctrl *ctrl);
 	void (*retry)(struct tb_ctrl *ctrl);
 	bool power_with_upsb;
+	bool supplies_rp;
 };
 
 /**
  * struct tb_ctrl - one Thunderbolt controller the module powers
- * @dev: the controller's power switch ("tb_macpm" class device, a child of
- *	the root port); runtime-PM supplier of @upsb
+ * @dev: the controller's power switch ("tb_macpm" class device): a child
+ *	of the root port and the runtime-PM supplier of @upsb, or, where the
+ *	mechanism says so (@ops->supplies_rp), the supplier of @rp
  * @node: in tb_ctrls
  * @nhi: the controller's NHI (referenced)
  * @dsb0: the downstream port the NHI sits behind (referenced)
@@ -82,7 +132,7 @@ struct tb_mech_ops {
  * @dsb: hotplug downstream ports (referenced), @ndsb of them
  * @dsb_link: their runtime-PM links to @nhi (NULL where refused)
  * @ndsb: number of hotplug downstream ports
- * @upsb_link: @upsb's runtime-PM link to @dev
+ * @link: the runtime-PM link of @dev's consumer (@upsb, or @rp) to @dev
  * @handle: the NHI's ACPI companion, which holds the methods
  * @gen: controller generation
  * @ops: the power mechanism
@@ -93,6 +143,7 @@ struct tb_mech_ops {
  * @has_gpe: the firmware names a plug GPE and its handler is installed
  * @xhci: the ACPI companion of the controller's xHCI, whose RTPC is the
  *	USB vote, or NULL
+ * @vote: Thunderbolt 3: the NHI's and the xHCI's votes, or NULL
  * @has_notify: Titan Ridge: a plug is a notify on the NHI, and its handler
  *	is installed
  * @plug_gpe: Thunderbolt 3: the GPE of the root port's scope (0: none
@@ -112,8 +163,8 @@ struct tb_mech_ops {
  * @rsw: thunderbolt.ko's root switch device, whose runtime PM the module
  *	enabled (referenced), or NULL
  * @lock: serializes the power state and everything below
- * @off: the controller is powered off (Thunderbolt 3: the votes are
- *	given back, and the root port's _PS3 cuts the power as it suspends)
+ * @off: the controller is powered off (Thunderbolt 3: the root port's
+ *	_PS3 cut both rails)
  * @armed: plugs are listened for (the GPE enabled, or the notify taken)
  * @sleep_off: it was off when system sleep began
  * @in_sleep: between the switch's prepare and complete callbacks
@@ -142,6 +193,7 @@ struct tb_mech_ops {
  * @spurious: spurious GPEs (XRIL said "off, nothing plugged")
  * @storm_start: start of the current burst of spurious GPEs
  * @storm_count: spurious GPEs in that burst
+ * @fw_kept_on: Thunderbolt 3: root port suspends whose _PS3 did not cut
  * @refusals: power-downs the firmware refused
  * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
@@ -168,7 +220,7 @@ struct tb_ctrl {
 	struct pci_dev *dsb[TB_MAX_DSB];
 	struct device_link *dsb_link[TB_MAX_DSB];
 	unsigned int ndsb;
-	struct device_link *upsb_link;
+	struct device_link *link;
 	acpi_handle handle;
 	enum mac_tb_gen gen;
 	const struct tb_mech_ops *ops;
@@ -178,6 +230,7 @@ struct tb_ctrl {
 	u32 gpe;
 	bool has_gpe;
 	acpi_handle xhci;
+	struct tb_vote *vote[TB_NR_VOTES];
 	bool has_notify;
 	u32 plug_gpe;
 	bool plug_level;
@@ -215,6 +268,7 @@ struct tb_ctrl {
 	unsigned int spurious;
 	ktime_t storm_start;
 	unsigned int storm_count;
+	unsigned int fw_kept_on;
 	unsigned int refusals;
 	unsigned int refused_in_row;
 	unsigned int errors;
@@ -236,6 +290,7 @@ extern unsigned int tb_plug_hold_ms;
 /* tb_power.c: the power switch device */
 extern const struct device_type tb_ctrl_type;
 void tb_ctrl_count_dev(void);
+void tb_dev_released(void);
 void tb_ctrl_wait_released(void);
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);

@@ -229,8 +229,8 @@ int tb_ctrl_runtime_resume(struct device *dev)
 }
 
 /*
- * Power switch devices not yet released. Their release and their device
- * type are this module's, and the driver core may release them long after
+ * Power switch and vote devices not yet released. Their release and their
+ * device type are this module's, and the driver core may release them long after
  * they were unregistered: a device link drops its reference from a
  * workqueue, and CONFIG_DEBUG_KOBJECT_RELEASE delays every release by
  * seconds. Module exit waits for the last one (tb_ctrl_wait_released()).
@@ -238,14 +238,23 @@ int tb_ctrl_runtime_resume(struct device *dev)
 static atomic_t tb_ctrl_devs = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(tb_ctrl_devs_wq);
 
-static void tb_ctrl_release(struct device *dev)
+/* A device counted by tb_ctrl_count_dev() was released. */
+void tb_dev_released(void)
 {
-	kfree(tb_ctrl_from_dev(dev));
 	if (atomic_dec_and_test(&tb_ctrl_devs))
 		wake_up(&tb_ctrl_devs_wq);
 }
 
-/* Before the first put_device() of a switch: counted until its release. */
+static void tb_ctrl_release(struct device *dev)
+{
+	kfree(tb_ctrl_from_dev(dev));
+	tb_dev_released();
+}
+
+/*
+ * Before the first put_device() of a switch (or of a vote, tb_votes.c):
+ * counted until its release.
+ */
 void tb_ctrl_count_dev(void)
 {
 	atomic_inc(&tb_ctrl_devs);
@@ -384,11 +393,20 @@ static void tb_look_work(struct work_struct *work)
 /* Power the controller up and keep it so: stay_on has just been set. */
 void tb_request_on(struct tb_ctrl *ctrl)
 {
-	/* Thunderbolt 3's votes: the power comes with the upstream port's _PS0 */
+	unsigned int i;
+
+	/*
+	 * Thunderbolt 3's votes: the power comes with the upstream port's
+	 * _PS0, and each vote back (RTPC(1)) keeps its port's _PS3 from
+	 * cutting again; they then refuse to go (tb_blocker()).
+	 */
 	if (ctrl->ops->power_with_upsb)
 		pm_request_resume(&ctrl->upsb->dev);
 	else
 		pm_request_resume(&ctrl->dev);
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i])
+			pm_request_resume(&ctrl->vote[i]->dev);
 }
 
 int tb_ctrl_power_init(struct tb_ctrl *ctrl)
@@ -423,13 +441,19 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 /* tb_macpm.power_down changed. */
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 {
+	unsigned int i;
+
 	mutex_lock(&ctrl->lock);
 	if (ctrl->ops->retry)
 		ctrl->ops->retry(ctrl);
 	tb_plug_retry(ctrl);
 	mutex_unlock(&ctrl->lock);
-	if (tb_power_down)
+	if (tb_power_down) {
 		pm_request_idle(&ctrl->dev);
-	else
+		for (i = 0; i < TB_NR_VOTES; i++)
+			if (ctrl->vote[i])
+				pm_request_idle(&ctrl->vote[i]->dev);
+	} else {
 		tb_request_on(ctrl);
+	}
 }

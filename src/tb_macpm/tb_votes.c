@@ -3,10 +3,11 @@
  * tb_macpm - Thunderbolt 3's power votes and the root port's _PS3
  *
  * The mechanism behind struct tb_mech_ops for Alpine and Titan Ridge Macs:
- * RTPC(0) on the NHI and on the xHCI takes their votes back, the root
- * port's _PS3 then cuts the power as the PCI core suspends the port, and
- * the upstream port's _PS0 restores it (see the overview in tb_core.c).
- * Also what the bind asks of the firmware for it: whether RTPC is a stub
+ * the NHI's and the xHCI's RTPC votes, each a small device between the
+ * function and the downstream port above it, so that the vote goes before
+ * that port's _PS3 runs; the power switch as the root port's supplier,
+ * which sees after the root port's _PS3 whether the firmware cut. Also
+ * what the bind asks of the firmware for it: whether RTPC is a stub
  * (MacPro7,1's), and where the xHCI's vote is.
  *
  * Copyright (C) 2026 The macsupport developers
@@ -14,20 +15,94 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+
 #include "tb_macpm.h"
+
+/**
+ * DOC: Thunderbolt 3 votes
+ *
+ * Apple's Thunderbolt 3 firmware has two power rails per controller, one
+ * for Thunderbolt (the NHI's side) and one for USB (the xHCI's), PCH GPIOs
+ * that the _PS3 and _PS0 methods of the controller's ports switch. What
+ * they decide from, read in the Macs' own tables and replayed there in
+ * ACPICA's acpiexec (Documentation/dev-tools/firmware-replay.rst):
+ *
+ * - RTPC(Arg0) of the NHI and of the xHCI is the operating system's vote:
+ *   1 keeps that rail, 0 lets it go (the root port's RTBT and RUSB).
+ * - GNHI and GXCI are the firmware's own: the NHI's and the xHCI's _PS0 set
+ *   them, and only the _PS3 of the downstream port above each (DSB0, DSB2)
+ *   clears them, and only if that function's vote is 0 when it runs; that
+ *   _PS3 then drops the rail itself (UGIO).
+ * - The root port's _PS3 cuts what is left: the Thunderbolt rail unless
+ *   GNHI || RTBT, the USB rail unless GXCI || RUSB (a CPU PEG port drops
+ *   both, and UGIO powers the wanted ones again), and sets GPCI to 0. The
+ *   upstream port's _PS0 sets GPCI to 1, which powers both rails.
+ *
+ * So a vote must be 0 before the downstream port above its function
+ * suspends. Given later, as when this module gave both votes from the
+ * power switch's suspend, that port's _PS3 says "not disabling", its flag
+ * stays 1, and the root port's _PS3 cuts nothing (a PEG port cuts both
+ * rails for 10 ms and powers them again: a reset, not a power-down).
+ *
+ * The PM core runs a consumer's runtime suspend before its suppliers', and
+ * a child's before its parent's. Each vote is therefore a device of its
+ * own: a child of the downstream port, which cannot suspend while the vote
+ * is active, and a runtime-PM supplier of the function, which suspends
+ * first. The function idles; its vote suspends and calls RTPC(0); the port
+ * suspends, and its _PS3 clears the flag and drops the rail. Resuming the
+ * function resumes the port (_PS0: its link back), then the vote (RTPC(1)),
+ * then the function (_PS0: the rail and the flag back). A vote refuses to
+ * go while the controller must stay on (tb_blocker()); an RTPC that fails
+ * is tried again a second later, and only TB_VOTE_MAX_FAILURES failures in
+ * a row keep the controller on for good (until tb_macpm.power_down is
+ * written).
+ *
+ * The power switch is the runtime-PM supplier of the root port, so its
+ * suspend runs after the root port's _PS3: it records the controller off
+ * only if the firmware says it cut both rails (GPCI, GNHI and GXCI 0 with
+ * both votes 0), marks the devices below the upstream port D3cold and
+ * listens for plugs. Resuming the root port resumes the switch first; the
+ * upstream port's _PS0 powers the controller.
+ */
 
 /* While the root port may not runtime-suspend */
 #define TB_RP_NO_SUSPEND_REASON	"its root port may not runtime-suspend, so the firmware's _PS3 would not cut the power"
+/* A failed RTPC(0) is tried again this much later, this many times in a row. */
+#define TB_VOTE_RETRY_MS	1000
+#define TB_VOTE_MAX_FAILURES	5
+#define TB_VOTE_FAILED_REASON	"its power vote (RTPC) failed several times in a row; write 1 to tb_macpm.power_down to try again"
+static const char tb_vote_failed_reason[] = TB_VOTE_FAILED_REASON;
+
+/*
+ * The names of the root port's scope that tell what its _PS3 did, read
+ * after it ran (tb3_fw_cut()).
+ */
+static const char * const tb3_fw_names[] = { "GPCI", "GNHI", "GXCI", "RTBT", "RUSB" };
+
+/* Whether @handle's scope has an object @name (a method or a Name). */
+static bool tb_acpi_has(acpi_handle handle, const char *name)
+{
+	acpi_handle h;
+
+	return handle && ACPI_SUCCESS(acpi_get_handle(handle, (char *)name, &h));
+}
+
+static struct tb_vote *tb_vote_from_dev(struct device *dev)
+{
+	return container_of(dev, struct tb_vote, dev);
+}
 
 /* RTPC(@on) on @handle: a Thunderbolt 3 vote (1: keep powered, 0: may cut). */
-static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, bool on)
+static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, const char *what, bool on)
 {
 	acpi_status status;
 
 	status = acpi_execute_simple_method(handle, "RTPC", on);
 	if (ACPI_FAILURE(status)) {
 		ctrl->errors++;
-		dev_err_ratelimited(&ctrl->dev, "RTPC(%d) failed: %s\n", on,
+		dev_err_ratelimited(&ctrl->dev, "%s's RTPC(%d) failed: %s\n", what, on,
 				    acpi_format_exception(status));
 		return -EIO;
 	}
@@ -35,84 +110,329 @@ static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, bool on)
 }
 
 /*
- * The NHI's and the xHCI's votes. With both at 0 the root port's _PS3 cuts
- * the power when the PCI core suspends the port (after everything below it
- * and this switch); with either at 1 it does not, and the upstream port's
- * _PS0 powers the controller up whatever they are.
+ * The function is idle (its runtime suspend is done): give its vote back,
+ * unless the controller must stay on. The downstream port above suspends
+ * next and its _PS3 drops the rail.
  */
-static int tb_vote(struct tb_ctrl *ctrl, bool on)
+static int tb_vote_runtime_suspend(struct device *dev)
 {
-	int ret;
+	struct tb_vote *v = tb_vote_from_dev(dev);
+	struct tb_ctrl *ctrl = v->ctrl;
+	int ret = 0;
 
-	dev_dbg(&ctrl->dev, "RTPC(%d)\n", on);
-	ret = tb_rtpc(ctrl, ctrl->handle, on);
-
-	if (ctrl->xhci && tb_rtpc(ctrl, ctrl->xhci, on))
-		ret = -EIO;
+	mutex_lock(&ctrl->lock);
+	if (tb_blocker(ctrl)) {
+		ret = -EBUSY;
+	} else if (tb_rtpc(ctrl, v->handle, v->what, false)) {
+		/* -EBUSY: an error would stop the vote's runtime PM */
+		ret = -EBUSY;
+		if (++v->failed_in_row >= TB_VOTE_MAX_FAILURES) {
+			ctrl->stay_on = tb_vote_failed_reason;
+			dev_err(&ctrl->dev, "%s's RTPC(0) failed %u times in a row: the controller stays powered\n",
+				v->what, v->failed_in_row);
+		} else {
+			schedule_delayed_work(&v->retry_work, msecs_to_jiffies(TB_VOTE_RETRY_MS));
+		}
+	} else {
+		v->failed_in_row = 0;
+		v->given = true;
+		dev_dbg(&ctrl->dev, "%s's vote given back (RTPC(0))\n", v->what);
+	}
+	mutex_unlock(&ctrl->lock);
 	return ret;
+}
+
+/*
+ * The function is about to resume: its vote back, so that no _PS3 of its
+ * port cuts it while in use. The function's own _PS0, after this, powers
+ * its rail whatever the vote; a failed RTPC(1) must not fail that resume
+ * (the function works, and the firmware cuts nothing from a suspend that
+ * cannot come while it is in use).
+ */
+static int tb_vote_runtime_resume(struct device *dev)
+{
+	struct tb_vote *v = tb_vote_from_dev(dev);
+	struct tb_ctrl *ctrl = v->ctrl;
+
+	mutex_lock(&ctrl->lock);
+	if (!tb_rtpc(ctrl, v->handle, v->what, true))
+		v->given = false;
+	mutex_unlock(&ctrl->lock);
+	return 0;
+}
+
+static void tb_vote_retry_work(struct work_struct *work)
+{
+	struct tb_vote *v = container_of(to_delayed_work(work), struct tb_vote, retry_work);
+
+	pm_request_idle(&v->dev);
+}
+
+static const struct dev_pm_ops tb_vote_pm_ops = {
+	SET_RUNTIME_PM_OPS(tb_vote_runtime_suspend, tb_vote_runtime_resume, NULL)
+};
+
+static void tb_vote_release(struct device *dev)
+{
+	kfree(tb_vote_from_dev(dev));
+	tb_dev_released();
+}
+
+static const struct device_type tb_vote_type = {
+	.name		= "tb_macpm_vote",
+	.pm		= &tb_vote_pm_ops,
+	.release	= tb_vote_release,
+};
+
+/*
+ * Make @fn, the function the vote is for, the vote's runtime-PM consumer,
+ * and let the vote go once the function is idle (tb_ctrls_lock held).
+ */
+static void tb_vote_link(struct tb_vote *v, struct pci_dev *fn)
+{
+	v->link = device_link_add(&fn->dev, &v->dev, DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
+				  DL_FLAG_RPM_ACTIVE);
+	if (!v->link) {
+		dev_warn(&v->ctrl->dev, "cannot make %s %s a consumer of its power vote: the vote stays 1\n",
+			 v->what, pci_name(fn));
+		return;
+	}
+	v->fn = pci_dev_get(fn);
+	/* the hold taken in tb_vote_add(): the function's now */
+	pm_runtime_put(&v->dev);
+}
+
+/*
+ * A vote for the function whose ACPI companion @handle holds RTPC, below
+ * @port: a device of its own, a child of @port, held active (vote 1) until
+ * its function is linked.
+ */
+static struct tb_vote *tb_vote_add(struct tb_ctrl *ctrl, acpi_handle handle,
+				   struct pci_dev *port, const char *what)
+{
+	struct tb_vote *v;
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return NULL;
+	v->ctrl = ctrl;
+	v->handle = handle;
+	v->what = what;
+	v->port = pci_dev_get(port);
+	INIT_DELAYED_WORK(&v->retry_work, tb_vote_retry_work);
+	device_initialize(&v->dev);
+	tb_ctrl_count_dev();
+	v->dev.parent = &port->dev;
+	v->dev.type = &tb_vote_type;
+	dev_set_name(&v->dev, "tb_macpm_vote");
+	/* an active child needs an active parent */
+	pm_runtime_get_sync(&port->dev);
+	pm_runtime_get_noresume(&v->dev);
+	pm_runtime_set_active(&v->dev);
+	if (device_add(&v->dev)) {
+		dev_err(&ctrl->dev, "cannot register the %s's power vote\n", what);
+		pm_runtime_put(&port->dev);
+		pci_dev_put(v->port);
+		put_device(&v->dev);
+		return NULL;
+	}
+	pm_runtime_enable(&v->dev);
+	pm_runtime_put(&port->dev);
+	return v;
+}
+
+/*
+ * Take the vote back for good (RTPC(1)) and remove it (tb_ctrls_lock held):
+ * the controller is released, or a device of it goes away.
+ */
+static void tb_vote_remove(struct tb_vote *v)
+{
+	/* resumes the port above, then the vote: RTPC(1) */
+	pm_runtime_get_sync(&v->dev);
+	cancel_delayed_work_sync(&v->retry_work);
+	if (v->link)
+		device_link_del(v->link);
+	pci_dev_put(v->fn);
+	pm_runtime_disable(&v->dev);
+	pm_runtime_put_noidle(&v->dev);
+	device_del(&v->dev);
+	pci_dev_put(v->port);
+	put_device(&v->dev);
+}
+
+/* The PCI device on @bus whose ACPI companion is @handle. */
+static struct pci_dev *tb_pci_by_handle(struct pci_bus *bus, acpi_handle handle)
+{
+	struct pci_dev *pdev;
+
+	if (!bus)
+		return NULL;
+	list_for_each_entry(pdev, &bus->devices, bus_list)
+		if (ACPI_HANDLE(&pdev->dev) == handle)
+			return pdev;
+	return NULL;
+}
+
+/*
+ * Thunderbolt 3: the votes as devices (tb_ctrls_lock held, the power
+ * switch registered). The NHI's below DSB0; the xHCI's below the port whose
+ * ACPI companion holds the xHCI's (DSB2), linked to the xHCI once that is
+ * there: when the NHI is added in a scan, the xHCI is not yet.
+ */
+static void tb_votes_attach(struct tb_ctrl *ctrl)
+{
+	struct pci_dev *port = NULL, *xhci;
+	acpi_handle parent;
+
+	ctrl->vote[TB_VOTE_NHI] = tb_vote_add(ctrl, ctrl->handle, ctrl->dsb0, "NHI");
+	if (ctrl->vote[TB_VOTE_NHI])
+		tb_vote_link(ctrl->vote[TB_VOTE_NHI], ctrl->nhi);
+	if (!ctrl->xhci)
+		return;
+	if (ACPI_SUCCESS(acpi_get_parent(ctrl->xhci, &parent)))
+		port = tb_pci_by_handle(ctrl->upsb->subordinate, parent);
+	if (!port) {
+		if (!ctrl->stay_on)
+			ctrl->stay_on = "Thunderbolt 3: the port above its xHCI has no PCI device";
+		return;
+	}
+	ctrl->vote[TB_VOTE_XHCI] = tb_vote_add(ctrl, ctrl->xhci, port, "xHCI");
+	xhci = tb_pci_by_handle(port->subordinate, ctrl->xhci);
+	if (ctrl->vote[TB_VOTE_XHCI] && xhci)
+		tb_vote_link(ctrl->vote[TB_VOTE_XHCI], xhci);
+}
+
+/* A PCI device was added: the xHCI whose vote waits for it (tb_ctrls_lock held). */
+static void tb_votes_pci_add(struct tb_ctrl *ctrl, struct pci_dev *pdev)
+{
+	struct tb_vote *v = ctrl->vote[TB_VOTE_XHCI];
+
+	if (!v || v->fn || v->link || ACPI_HANDLE(&pdev->dev) != ctrl->xhci ||
+	    pdev->bus->self != v->port)
+		return;
+	tb_vote_link(v, pdev);
+	/* the NHI's vote may have waited for it (tb_votes_blocker()) */
+	if (ctrl->vote[TB_VOTE_NHI])
+		pm_request_idle(&ctrl->vote[TB_VOTE_NHI]->dev);
+}
+
+/*
+ * Remove the votes, each taken back first (RTPC(1)): with both at 1 no
+ * _PS3 of the controller's ports cuts anything (tb_ctrls_lock held).
+ */
+static void tb_votes_detach(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < TB_NR_VOTES; i++) {
+		if (ctrl->vote[i])
+			tb_vote_remove(ctrl->vote[i]);
+		ctrl->vote[i] = NULL;
+	}
 }
 
 /*
  * The firmware's _PS3 cuts the power only if the PCI core runtime-suspends
  * the root port, which it does not with D3 ruled out for it (bridge_d3) or
- * its runtime PM forbidden.
+ * its runtime PM forbidden; nor does it while a vote waits for its function.
  */
 static const char *tb_votes_blocker(struct tb_ctrl *ctrl)
 {
+	struct tb_vote *x = ctrl->vote[TB_VOTE_XHCI];
+
 	if (!ctrl->rp->bridge_d3 || !ctrl->rp->dev.power.runtime_auto)
 		return TB_RP_NO_SUSPEND_REASON;
+	if (x && !x->link)
+		return "its xHCI's vote waits for the xHCI's PCI device";
 	return NULL;
 }
 
 /*
- * Give the votes back and listen for plugs. The power goes when the PCI
- * core suspends the root port next, in its _PS3. A plug that came while
- * the NHI was suspended and this switch not yet off was heard all the
- * same: the notify handler takes a plug whenever it comes (see
- * tb_gpe_work()), and the ports it holds keep the chain from suspending.
- * As on Thunderbolt 1 and 2, the devices below are marked D3cold, so that
- * the PCI core restores and resumes all of them with the upstream port
- * (pci_pm_bridge_power_up_actions()), the xHCI and its port included: the
- * root port has no _PR3, so the PCI core itself only knows of D3hot.
+ * What the root port's _PS3 did, from the names it sets: both rails are
+ * off once it ran its power-down (GPCI 0) with neither function wanting
+ * power (GNHI and GXCI 0) nor voting for it (RTBT and RUSB 0). Fills @buf
+ * with the values for the log. Return: true if it cut, false if it did
+ * not or cannot be read.
+ */
+static bool tb3_fw_cut(struct tb_ctrl *ctrl, char *buf, size_t len)
+{
+	acpi_handle rp = ACPI_HANDLE(&ctrl->rp->dev);
+	unsigned long long v;
+	bool cut = true;
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tb3_fw_names); i++) {
+		if (ACPI_FAILURE(acpi_evaluate_integer(rp, (char *)tb3_fw_names[i], NULL, &v))) {
+			n += scnprintf(buf + n, len - n, "%s?", tb3_fw_names[i]);
+			cut = false;
+			continue;
+		}
+		n += scnprintf(buf + n, len - n, "%s %llu ", tb3_fw_names[i], v);
+		if (v)
+			cut = false;
+	}
+	return cut;
+}
+
+/*
+ * The root port has suspended and its _PS3 has run (this switch is its
+ * supplier). Record the controller off only if the firmware cut it; the
+ * plug is listened for, and the devices below the upstream port are
+ * marked D3cold, so that the PCI core restores and resumes all of them with
+ * the upstream port (pci_pm_bridge_power_up_actions()): the root port has
+ * no _PR3, so the PCI core itself only knows of D3hot.
  */
 static int tb_votes_off(struct tb_ctrl *ctrl)
 {
-	if (tb_vote(ctrl, false)) {
-		ctrl->stay_on = "its power vote (RTPC) failed";
-		tb_vote(ctrl, true);
+	char fw[64];
+
+	if (!tb3_fw_cut(ctrl, fw, sizeof(fw))) {
+		ctrl->fw_kept_on++;
+		dev_dbg(&ctrl->dev, "the root port's _PS3 did not cut the power: %s\n", fw);
 		return -EBUSY;
 	}
 	if (tb_arm(ctrl)) {
 		ctrl->stay_on = "its plug notification cannot be armed";
-		tb_vote(ctrl, true);
+		tb_request_on(ctrl);
 		return -EBUSY;
 	}
+	dev_dbg(&ctrl->dev, "the root port's _PS3 cut the power: %s\n", fw);
 	tb_ctrl_mark_d3cold(ctrl);
 	return 0;
 }
 
 /*
- * The votes back, so that no _PS3 of the root port cuts a controller in
- * use; the upstream port's _PS0, which the PCI core runs right after this
- * (its supplier), powers it up and waits for the link.
+ * The root port resumes: its _PS0 and then the upstream port's, which
+ * powers the controller (GPCI 1), come after this; the votes come back
+ * with their functions.
  */
 static int tb_votes_on(struct tb_ctrl *ctrl)
 {
-	tb_vote(ctrl, true);
 	return 0;
 }
 
 /* After a system sleep the controller spent off (see tb_sleep.c). */
 static int tb_votes_resume_noirq(struct tb_ctrl *ctrl)
 {
-	ktime_t start = ktime_get();
 	int ret;
 
 	ret = tb_ctrl_power_on(ctrl);
 	if (!ret)
-		dev_dbg(&ctrl->dev, "votes given back in %lld ms before the upstream port's resume_noirq\n",
-			ktime_ms_delta(ktime_get(), start));
+		dev_dbg(&ctrl->dev, "on again before the root port's resume_noirq; the upstream port's _PS0 powers it\n");
 	return ret;
+}
+
+/* tb_macpm.power_down written: votes that failed are tried again. */
+static void tb_votes_retry(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	if (ctrl->stay_on == tb_vote_failed_reason)
+		ctrl->stay_on = NULL;
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i])
+			ctrl->vote[i]->failed_in_row = 0;
 }
 
 /*
@@ -136,7 +456,9 @@ static acpi_status tb3_match_xhci(acpi_handle handle, u32 depth, void *data, voi
 static void tb3_find_xhci(struct tb_ctrl *ctrl)
 {
 	acpi_handle upsb_handle = ACPI_HANDLE(&ctrl->upsb->dev);
+	acpi_handle rp = ACPI_HANDLE(&ctrl->rp->dev);
 	void *found = NULL;
+	unsigned int i;
 
 	if (upsb_handle)
 		acpi_walk_namespace(ACPI_TYPE_DEVICE, upsb_handle, 2, tb3_match_xhci, NULL,
@@ -145,6 +467,13 @@ static void tb3_find_xhci(struct tb_ctrl *ctrl)
 	ctrl->xhci = found;
 	if (!ctrl->xhci && !ctrl->stay_on)
 		ctrl->stay_on = "Thunderbolt 3: no xHCI with an RTPC vote found behind it";
+	/* what tells whether the firmware cut (tb3_fw_cut()) */
+	for (i = 0; i < ARRAY_SIZE(tb3_fw_names); i++) {
+		if (!tb_acpi_has(rp, tb3_fw_names[i]) && !ctrl->stay_on) {
+			ctrl->stay_on = "Thunderbolt 3: its root port lacks the names (GPCI, GNHI, GXCI, RTBT, RUSB) that tell whether its _PS3 cut the power";
+			break;
+		}
+	}
 }
 
 /*
@@ -177,9 +506,14 @@ int tb3_vote_is_stub(struct tb_ctrl *ctrl, acpi_handle rp_handle)
 /* Alpine and Titan Ridge whose RTPC votes work. */
 const struct tb_mech_ops tb_votes_ops = {
 	.init		= tb3_find_xhci,
+	.attach		= tb_votes_attach,
+	.detach		= tb_votes_detach,
+	.pci_add	= tb_votes_pci_add,
 	.blocker	= tb_votes_blocker,
 	.off		= tb_votes_off,
 	.on		= tb_votes_on,
 	.resume_noirq	= tb_votes_resume_noirq,
+	.retry		= tb_votes_retry,
 	.power_with_upsb = true,
+	.supplies_rp	= true,
 };
