@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpio.asl - TEST ONLY: the PCH GPIO pads that Apple's tables switch
+ *
+ * The Thunderbolt 3 Macs' tables switch the controller's power rails, its
+ * reset and the plug pad's RX inversion through methods of the DSDT that
+ * read and write the PCH's pad registers (\_SB.SGDI, SGDO, SGOV, GGDV,
+ * GGOV, GGII, SGII, GGIV, with the pad number as the real firmware gives
+ * it, e.g. 0x02060000 for MacBookPro14,1's Thunderbolt rail). QEMU has no
+ * such pads: this table gives the same methods over a small table of pads,
+ * with the register fields those methods touch (DW0: output value bit 0,
+ * input value bit 1, direction bits 8-9 (1 input, 2 output), RX inversion
+ * bit 23), each pad starting as zeroed memory does (direction 0, which
+ * GGDV reads as 1: a rail on). A power rail is on while its pad is an
+ * input (SGDI; pulled up on the board) and off while it drives 0 (SGOV
+ * (pad, 0), SGDO), as the firmware's UGIO and the real DSDT's methods
+ * have it.
+ *
+ * TEST ONLY on top: per pad, how often it went off (output) and on
+ * (input) again (ZPOF, ZPON: the profiles' ZCOF/ZCON), and a fault that
+ * keeps it from going off (ZPFS: a chip stuck on). More than ZPDX pads:
+ * ZPER counts the overflow and the pad reads as Ones.
+ */
+DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
+{
+    Scope (\_SB)
+    {
+        Name (ZPDX, 0x10)                           // room for pads
+        Name (ZPDN, Package (0x10) {                // pad numbers (0: free)
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPDW, Package (0x10) {                // DW0 of each pad
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPOF, Package (0x10) {                // times it went off (output)
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPON, Package (0x10) {                // times it went on again (input)
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPFS, Package (0x10) {                // fault: 1 = never goes off
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPER, Zero)                           // pads that found no room
+
+        /* the slot of pad Arg0, taken at its first use; Ones if none is left */
+        Method (ZPAD, 1, Serialized)
+        {
+            Local0 = Zero
+            While ((Local0 < ZPDX))
+            {
+                Local1 = DerefOf (ZPDN [Local0])
+                If ((Local1 == Zero))
+                {
+                    ZPDN [Local0] = Arg0
+                    Return (Local0)
+                }
+
+                If ((Local1 == Arg0))
+                {
+                    Return (Local0)
+                }
+
+                Local0++
+            }
+
+            ZPER++
+            Return (Ones)
+        }
+
+        /* DW0 of pad Arg0 */
+        Method (ZPRD, 1, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            If ((Local0 == Ones))
+            {
+                Return (Ones)
+            }
+
+            Return (DerefOf (ZPDW [Local0]))
+        }
+
+        /* DW0 of pad Arg0 := (DW0 & ~Arg1) | Arg2, counting rail changes */
+        Method (ZPWR, 3, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            If ((Local0 == Ones))
+            {
+                Return (Zero)
+            }
+
+            Local1 = DerefOf (ZPDW [Local0])
+            Local2 = ((Local1 & ~Arg1) | Arg2)
+            If ((((Local2 >> 0x08) & 0x03) == 0x02))
+            {
+                If ((DerefOf (ZPFS [Local0]) != Zero))
+                {
+                    Return (Zero)
+                }
+
+                If ((((Local1 >> 0x08) & 0x03) != 0x02))
+                {
+                    ZPOF [Local0] = (DerefOf (ZPOF [Local0]) + One)
+                }
+            }
+            ElseIf ((((Local1 >> 0x08) & 0x03) == 0x02))
+            {
+                ZPON [Local0] = (DerefOf (ZPON [Local0]) + One)
+            }
+
+            ZPDW [Local0] = Local2
+            Return (Zero)
+        }
+
+        /* the real DSDT's pad methods, on this table */
+        Method (SGDI, 1, Serialized)
+        {
+            ZPWR (Arg0, 0x0300, 0x0100)
+        }
+
+        Method (SGDO, 1, Serialized)
+        {
+            ZPWR (Arg0, 0x0300, 0x0200)
+        }
+
+        Method (GGDV, 1, Serialized)
+        {
+            If ((((ZPRD (Arg0) >> 0x08) & 0x03) == 0x02))
+            {
+                Return (Zero)
+            }
+
+            Return (One)
+        }
+
+        Method (GGOV, 1, Serialized)
+        {
+            Return ((ZPRD (Arg0) & One))
+        }
+
+        Method (SGOV, 2, Serialized)
+        {
+            ZPWR (Arg0, One, (Arg1 & One))
+        }
+
+        Method (GGIV, 1, Serialized)
+        {
+            Return (((ZPRD (Arg0) >> One) & One))
+        }
+
+        Method (GGII, 1, Serialized)
+        {
+            Return (((ZPRD (Arg0) >> 0x17) & One))
+        }
+
+        Method (SGII, 2, Serialized)
+        {
+            ZPWR (Arg0, 0x00800000, ((Arg1 & One) << 0x17))
+        }
+
+        /* TEST ONLY: the counters and the fault of pad Arg0 */
+        Method (ZPCF, 1, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            Return (DerefOf (ZPOF [Local0]))
+        }
+
+        Method (ZPCN, 1, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            Return (DerefOf (ZPON [Local0]))
+        }
+
+        Method (ZPST, 2, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            ZPFS [Local0] = Arg1
+        }
+    }
+}
