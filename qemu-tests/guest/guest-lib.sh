@@ -569,7 +569,28 @@ tb_is()
 {
 	_want=1
 	[ "$2" = off ] && _want=0
-	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" ZPWR)" = "$_want" ]
+	[ "$(tb_attr "$1" power_state)" = "$2" ] && [ "$(tb_fw "$1" ZPWR)" = "$_want" ] || return 1
+	# Thunderbolt 3's votes: off is both rails off, the USB one too
+	[ "$2" = on ] || ! tb_votes "$1" || [ "$(tb_xfw "$1" ZPWR)" = 0 ]
+}
+
+# tb_xfw N NAME: the TEST ONLY integer NAME of controller N's xHCI (Thunderbolt
+# 3 profiles: XHC2 in DSB2, beside the NHI's DSB0), e.g. ZPWR, its USB rail
+tb_xfw()
+{
+	_a=$(tb_nth "$EXPECT_TB_ACPI" "$1")
+	tb_eval "${_a%.DSB0.NHI0}.DSB2.XHC2.$2"
+}
+
+# tb_rails N: controller N's rails and the firmware's flags (Thunderbolt 3's
+# votes), for test lines: "rails TBT/USB 0/0, RTBT/RUSB 0/0, GNHI/GXCI/GPCI 0/0/0"
+tb_rails()
+{
+	_r=$(tb_nth "$EXPECT_TB_ACPI" "$1")
+	_r=${_r%.UPSB.DSB0.NHI0}
+	echo "rails TBT/USB $(tb_fw "$1" ZPWR)/$(tb_xfw "$1" ZPWR)," \
+		"RTBT/RUSB $(tb_eval "$_r.RTBT")/$(tb_eval "$_r.RUSB")," \
+		"GNHI/GXCI/GPCI $(tb_eval "$_r.GNHI")/$(tb_eval "$_r.GXCI")/$(tb_eval "$_r.GPCI")"
 }
 
 # tb_raise N [COUNT GAP_MS]: have the host raise controller N's plug GPE for
@@ -633,7 +654,19 @@ tb_state()
 	done
 	echo "tb_macpm $(tb_attr "$1" power_state) cycles $(tb_attr "$1" power_cycles) reason '$(tb_attr "$1" stay_on_reason)'," \
 		"fw ZPWR $(tb_fw "$1" ZPWR) ZCON $(tb_fw "$1" ZCON) ZCOF $(tb_fw "$1" ZCOF)," \
+		"$(tb_votes "$1" && echo "$(tb_rails "$1"),")" \
 		"NHI $(cat /sys/bus/pci/devices/$_n/power/runtime_status 2>/dev/null), awake below the root port:${_awake:- none}"
+}
+
+# tb_vote_devs NHI: the sysfs directories of the controller's Thunderbolt 3
+# vote devices (tb_macpm's "NHI-nhi-vote" below DSB0, "NHI-xhci-vote" below
+# DSB2); none on other mechanisms
+tb_vote_devs()
+{
+	for _v in /sys/bus/pci/devices/$(tb_upsb "$1")/*/"$1"-*-vote; do
+		[ -d "$_v" ] && echo "$_v"
+	done
+	return 0
 }
 
 # tb_item LIST N: the N-th ';'-separated item of LIST (items may hold spaces)
@@ -690,7 +723,8 @@ tb_fast()
 {
 	for _f in /sys/bus/pci/devices/$1/power/autosuspend_delay_ms \
 		  /sys/bus/pci/devices/$1/domain*/power/autosuspend_delay_ms \
-		  "$TB_CLASS/$1/power/autosuspend_delay_ms"; do
+		  "$TB_CLASS/$1/power/autosuspend_delay_ms" \
+		  $(tb_vote_devs "$1" | sed 's|$|/power/autosuspend_delay_ms|'); do
 		[ -e "$_f" ] && echo "$TB_FAST_MS" > "$_f"
 	done
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
@@ -766,11 +800,12 @@ tb_xdomain() { echo "$2" > "/sys/kernel/debug/macsupport_test_nhi/$1/xdomain"; }
 tb_unpowered()
 {
 	_f=/sys/kernel/debug/macsupport_test_nhi/$1/status
-	if [ -e "$_f" ]; then
-		sed -n 's/^unpowered: //p' "$_f"
-	else
-		echo 0
-	fi
+	_x=/sys/kernel/debug/macsupport_test_nhi/xhci_unpowered
+	_n=0
+	[ -e "$_f" ] && _n=$(sed -n 's/^unpowered: //p' "$_f")
+	# and the Thunderbolt 3 xHCIs' stand-in driver (all controllers)
+	[ -e "$_x" ] && _n=$((_n + $(cat "$_x")))
+	echo "$_n"
 }
 
 # --- mac_quirks helpers ----------------------------------------------------------

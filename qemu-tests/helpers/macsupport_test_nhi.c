@@ -1260,6 +1260,88 @@ static struct pci_driver test_nhi_driver = {
 	.driver.pm	= &test_nhi_pm,
 };
 
+/*
+ * The Thunderbolt 3 controller's xHCI (15d4/15ec on the Macs; QEMU's
+ * qemu-xhci, 1b36:000d, whose ACPI companion has RTPC, in the profiles):
+ * xhci-pci binds the real one and, by its XHCI_DEFAULT_PM_RUNTIME_ALLOW
+ * quirk for Alpine and Titan Ridge, allows its runtime PM at probe and
+ * forbids it again at removal (6.1 drivers/usb/host/xhci-pci.c). Its runtime
+ * suspend takes it to D3 through the PCI core, which runs the firmware's
+ * _PS3, and its resume runs _PS0, which on a Mac sets the firmware's GXCI
+ * (the xHCI wants its rail). A device without a driver never gets either:
+ * the PCI core leaves an unbound device in D0 on runtime suspend. This
+ * driver does what xhci-pci does to runtime PM, nothing else (QEMU's xHCI
+ * has no PM capability; xhci-pci itself would keep it resumed), and counts
+ * a callback that runs while the SSDT says the xHCI's rail is off (ZPWR 0
+ * in its ACPI companion), as the NHI's does.
+ */
+static atomic_t test_xhci_unpowered = ATOMIC_INIT(0);
+
+static void test_xhci_check_power(struct pci_dev *pdev, const char *what)
+{
+	unsigned long long zpwr;
+
+	if (ACPI_SUCCESS(acpi_evaluate_integer(ACPI_HANDLE(&pdev->dev), "ZPWR", NULL, &zpwr)) &&
+	    !zpwr) {
+		atomic_inc(&test_xhci_unpowered);
+		pci_warn(pdev, "%s while the xHCI's rail is off (ZPWR 0)\n", what);
+	}
+}
+
+static int test_xhci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	/* only the Thunderbolt controller's, the one with a vote */
+	if (!acpi_has_method(ACPI_HANDLE(&pdev->dev), "RTPC"))
+		return -ENODEV;
+	test_xhci_check_power(pdev, "probe");
+	pm_runtime_allow(&pdev->dev);
+	pm_runtime_put_noidle(&pdev->dev);
+	pci_info(pdev, "TEST ONLY: xhci-pci's runtime PM on the Thunderbolt controller's xHCI\n");
+	return 0;
+}
+
+static void test_xhci_remove(struct pci_dev *pdev)
+{
+	pm_runtime_get_noresume(&pdev->dev);
+	pm_runtime_forbid(&pdev->dev);
+}
+
+static int __maybe_unused test_xhci_runtime_suspend(struct device *dev)
+{
+	test_xhci_check_power(to_pci_dev(dev), "runtime suspend");
+	return 0;
+}
+
+static int __maybe_unused test_xhci_runtime_resume(struct device *dev)
+{
+	test_xhci_check_power(to_pci_dev(dev), "runtime resume");
+	return 0;
+}
+
+static const struct dev_pm_ops test_xhci_pm = {
+	SET_RUNTIME_PM_OPS(test_xhci_runtime_suspend, test_xhci_runtime_resume, NULL)
+};
+
+static const struct pci_device_id test_xhci_ids[] = {
+	{ PCI_DEVICE(0x1b36, 0x000d) },
+	{ }
+};
+
+static struct pci_driver test_xhci_driver = {
+	.name		= "macsupport_test_xhci",
+	.id_table	= test_xhci_ids,
+	.probe		= test_xhci_probe,
+	.remove		= test_xhci_remove,
+	.driver.pm	= &test_xhci_pm,
+};
+
+static int test_xhci_unpowered_get(void *data, u64 *val)
+{
+	*val = atomic_read(&test_xhci_unpowered);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_xhci_unpowered_fops, test_xhci_unpowered_get, NULL, "%llu\n");
+
 /* bind=0: the PM flags of real ports for each stand-in NHI's chain */
 static void test_nhi_allow_d3_unbound(void)
 {
@@ -1286,8 +1368,15 @@ static int __init test_nhi_init(void)
 	ret = pci_register_driver(&test_nhi_driver);
 	if (ret)
 		goto err_notifier;
+	ret = pci_register_driver(&test_xhci_driver);
+	if (ret)
+		goto err_nhi;
+	debugfs_create_file("xhci_unpowered", 0400, test_nhi_root, NULL,
+			    &test_xhci_unpowered_fops);
 	return 0;
 
+err_nhi:
+	pci_unregister_driver(&test_nhi_driver);
 err_notifier:
 	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
 err_debugfs:
@@ -1300,6 +1389,7 @@ static void __exit test_nhi_exit(void)
 {
 	if (!bind)
 		return;
+	pci_unregister_driver(&test_xhci_driver);
 	pci_unregister_driver(&test_nhi_driver);
 	/*
 	 * lc_sleep: the power devices' last references go with their links,

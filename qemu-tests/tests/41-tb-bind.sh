@@ -3,7 +3,9 @@
 # tb_macpm takes every emulated Thunderbolt controller whose NHI's ACPI scope
 # has Apple's power methods, and nothing else: per controller a power switch
 # in /sys/class/tb_macpm named after the NHI, the methods the firmware has,
-# the upstream port a runtime-PM consumer of the switch, each hotplug
+# the upstream port a runtime-PM consumer of the switch (Thunderbolt 3's
+# votes: the root port, and a vote device below DSB0 and DSB2 that the NHI
+# and the xHCI consume), each hotplug
 # downstream port a consumer of the NHI, DSB0 (an ancestor of the NHI) not;
 # how the firmware switches the power and reports a plug (on Thunderbolt 3,
 # the GPE found by walking the SSDTs' AML for the root port's scope).
@@ -67,10 +69,28 @@ for nhi in $EXPECT_TB_NHI; do
 	got=$(cat "$d/methods")
 	upsb=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/../..)")
 	dsb0=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/..)")
-	rp=$(basename "$(readlink -f "$d/..")")
+	rp=$(basename "$(readlink -f "/sys/bus/pci/devices/$upsb/..")")
+	parent=$(basename "$(readlink -f "$d/..")")
+	xhci=$(tb_find_dev 1b36:000d "$nhi")
+	if tb_votes "$i"; then
+		# Thunderbolt 3's votes: the switch supplies the root port (a
+		# sibling of it), each vote supplies its function
+		consumer=$rp
+		votes="vote devices $(ls -d /sys/bus/pci/devices/$dsb0/$nhi-nhi-vote \
+			${xhci:+/sys/bus/pci/devices/$xhci/../$nhi-xhci-vote} 2>/dev/null | wc -l)"
+		links_ok() {
+			[ -e "/sys/class/devlink/:$nhi-nhi-vote--pci:$nhi" ] &&
+			{ [ -z "$xhci" ] || [ -e "/sys/class/devlink/:$nhi-xhci-vote--pci:$xhci" ]; } &&
+			[ "$parent" != "$rp" ]
+		}
+	else
+		consumer=$upsb
+		votes="no votes"
+		links_ok() { [ "$parent" = "$rp" ]; }
+	fi
 	if [ "$got" = "$want" ] && [ "$(cat "$d/nhi")" = "$nhi" ] &&
-	   [ -e "/sys/class/devlink/tb_macpm:$nhi--pci:$upsb" ]; then
-		pass tb_macpm "bind-$nhi" "methods '$got', $(cat "$d/generation"), switch below $rp, consumer $upsb"
+	   [ -e "/sys/class/devlink/tb_macpm:$nhi--pci:$consumer" ] && links_ok; then
+		pass tb_macpm "bind-$nhi" "methods '$got', $(cat "$d/generation"), switch below $parent, consumer $consumer, $votes"
 	else
 		fail tb_macpm "bind-$nhi" "methods '$got' (want '$want'), links: $(ls /sys/class/devlink | grep -e tb_macpm -e "$nhi" | tr '\n' ' ')"
 	fi

@@ -57,7 +57,7 @@ tb_load
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 rp_acpi=$(tb_nth "$EXPECT_TB_ACPI" 1)
 rp_acpi=${rp_acpi%.UPSB.DSB0.NHI0}
-rp=$(basename "$(readlink -f "$TB_CLASS/$nhi/../..")")
+rp=$(basename "$(readlink -f "/sys/bus/pci/devices/$(tb_upsb "$nhi")/..")")
 for n in $EXPECT_TB_NHI; do
 	tb_fast "$n"
 done
@@ -65,6 +65,8 @@ done
 xhci=$(tb_find_dev 1b36:000d "$nhi")
 other_on0=$(tb_fw 2 ZCON)
 votes() { echo "RTBT/RUSB $(tb_eval "$rp_acpi.RTBT")/$(tb_eval "$rp_acpi.RUSB")"; }
+# the votes, the rails and the firmware's flags (votes), or the votes alone (TRPE)
+fw() { if [ "$trpe" = 1 ]; then votes; else tb_rails 1; fi; }
 state() { echo "$(tb_state 1), $(votes), root port $rp $(cat /sys/bus/pci/devices/$rp/power/runtime_status), xHCI ${xhci:-none} $(cat /sys/bus/pci/devices/$xhci/power/runtime_status 2>/dev/null)"; }
 
 if [ -z "$xhci" ]; then
@@ -78,8 +80,9 @@ if t=$(wait_until 30 tb_is 1 off); then
 		else
 			fail tb_macpm tb3-idle-off "off but TRPE calls $(tb_fw 1 ZTRP): $(state)"
 		fi
-	elif [ "$(votes)" = "RTBT/RUSB 0/0" ] && [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
-		pass tb_macpm tb3-idle-off "off $t s after load: $(votes), root port $rp suspended, its _PS3 cut the power (ZCOF $(tb_fw 1 ZCOF)); mechanism '$(tb_attr 1 mechanism)'"
+	elif [ "$(tb_rails 1)" = "rails TBT/USB 0/0, RTBT/RUSB 0/0, GNHI/GXCI/GPCI 0/0/0" ] &&
+	     [ "$(cat /sys/bus/pci/devices/$rp/power/runtime_status)" = suspended ]; then
+		pass tb_macpm tb3-idle-off "off $t s after load: $(tb_rails 1), root port $rp suspended: the votes went before the ports' _PS3 (Thunderbolt rail cuts $(tb_fw 1 ZCOF)); mechanism '$(tb_attr 1 mechanism)'"
 	else
 		fail tb_macpm tb3-idle-off "off but $(state)"
 	fi
@@ -88,24 +91,39 @@ else
 	return 0
 fi
 
-# the xHCI in use (a USB device on a USB-C port): the USB side keeps it on
+# the xHCI in use (a USB device on a USB-C port): the USB side keeps it on.
+# The PM core alone holds the chain (the xHCI is a descendant of DSB2 and
+# the upstream port); what the firmware does with it is the test: the
+# votes' own, the USB rail on and its vote 1, while the idle NHI's rail is
+# cut by DSB0's _PS3 (its vote 0), as on the Mac (TRPE: powered whole).
 con0=$(tb_fw 1 ZCON)
 echo on > "/sys/bus/pci/devices/$xhci/power/control"
-if ! t=$(wait_until 15 tb_is 1 on); then
-	fail tb_macpm tb3-usb-keeps-on "xHCI resumed, controller not powered after 15 s: $(state)"
+usb_on()
+{
+	if [ "$trpe" = 1 ]; then
+		tb_is 1 on
+	else
+		[ "$(tb_attr 1 power_state)" = on ] && [ "$(tb_xfw 1 ZPWR)" = 1 ]
+	fi
+}
+if ! t=$(wait_until 15 usb_on); then
+	fail tb_macpm tb3-usb-keeps-on "xHCI resumed, its side not powered after 15 s: $(state)"
 else
 	# past every delay: the NHI idles, the xHCI holds the chain
 	sleep 2
-	if tb_is 1 on && [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ] &&
-	   [ "$(votes)" = "RTBT/RUSB 1/1" ]; then
+	if [ "$trpe" = 1 ] && tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
+	   [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ]; then
 		pass tb_macpm tb3-usb-keeps-on "xHCI in use: powered $t s later by $up_by (ZCON $con0 -> $(tb_fw 1 ZCON)), still on 2 s later with the NHI suspended; $(votes)"
+	elif [ "$trpe" = 0 ] && usb_on && [ "$(cat /sys/bus/pci/devices/$nhi/power/runtime_status)" = suspended ] &&
+	     [ "$(tb_rails 1)" = "rails TBT/USB 0/1, RTBT/RUSB 0/1, GNHI/GXCI/GPCI 0/1/1" ]; then
+		pass tb_macpm tb3-usb-keeps-on "xHCI in use: its rail powered $t s later by $up_by, still on 2 s later; the NHI suspended and its rail cut by DSB0's _PS3: $(tb_rails 1)"
 	else
 		fail tb_macpm tb3-usb-keeps-on "$(state)"
 	fi
 fi
 echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 if t=$(wait_until 30 tb_is 1 off); then
-	pass tb_macpm tb3-usb-released-off "xHCI idle again: off $t s later, $(votes)"
+	pass tb_macpm tb3-usb-released-off "xHCI idle again: off $t s later, $(fw)"
 else
 	fail tb_macpm tb3-usb-released-off "$(state)"
 	return 0
@@ -126,9 +144,13 @@ rxi0=$(rxi)
 zgpe0=$(zgpe)
 echo 10000 > /sys/module/tb_macpm/parameters/plug_hold_ms
 tb_plug 1
-if t=$(wait_until 15 tb_is 1 on) && [ "$(votes)" = "RTBT/RUSB 1/1" ] &&
+# the NHI's vote back and its rail on (votes); the idle xHCI's side stays
+# as the firmware leaves it (its vote 0: off once the NHI's _PS0 has run)
+nhi_voted() { [ "$trpe" = 1 ] || [ "$(tb_eval "$rp_acpi.RTBT")" = 1 ]; }
+if t=$(wait_until 15 tb_is 1 on) && wait_until 10 nhi_voted > /dev/null &&
+   { [ "$trpe" = 0 ] || [ "$(votes)" = "RTBT/RUSB 1/1" ]; } &&
    { [ "$src" = method ] || [ "$(rxi)" != "$rxi0" ]; }; then
-	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $zgpe0 -> $(zgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(votes)"
+	pass tb_macpm tb3-plug-powers-on "$how: on $t s later, plug wakes $wakes0 -> $(tb_attr 1 gpe_wakes), method runs $zgpe0 -> $(zgpe), pad inversion ${rxi0:-none} -> $(rxi), NHI $(cat /sys/bus/pci/devices/$nhi/power/runtime_status), $(fw)"
 else
 	fail tb_macpm tb3-plug-powers-on "after the plug ($how): $(state); method runs $zgpe0 -> $(zgpe), pad inversion ${rxi0:-none} -> $(rxi)"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
@@ -153,25 +175,27 @@ else
 fi
 tb_unpin_ports
 if t=$(wait_until 30 tb_is 1 off); then
-	pass tb_macpm tb3-unplug-off-again "off again $t s after the device left, $(votes)"
+	pass tb_macpm tb3-unplug-off-again "off again $t s after the device left, $(fw)"
 else
 	fail tb_macpm tb3-unplug-off-again "$(state)"
 fi
 # Alpine Ridge: the unplug is the same GPE, the pad back to idle. While the
-# controller is on (the xHCI in use holds it), the GPE runs the method and
-# changes nothing else: no power-up, no cut, no plug wake.
+# controller is on (the xHCI in use holds it), the GPE runs the method, and
+# the NHI is held to look (its rail powered for that, its power-ups ZCON
+# may count one): the USB side in use is never cut, and no plug wake of a
+# controller that was off is counted.
 if [ "$src" != method ]; then
 	echo on > "/sys/bus/pci/devices/$xhci/power/control"
-	if wait_until 15 tb_is 1 on > /dev/null; then
-		w=$(tb_attr 1 gpe_wakes) g=$(zgpe) r=$(rxi) c=$(tb_fw 1 ZCON) f=$(tb_fw 1 ZCOF)
+	if wait_until 15 usb_on > /dev/null; then
+		w=$(tb_attr 1 gpe_wakes) g=$(zgpe) r=$(rxi) f=$(tb_xfw 1 ZCOF)
 		tb_plug 1
 		zgpe_moved() { [ "$(zgpe)" != "$g" ]; }
 		if wait_until 10 zgpe_moved > /dev/null && [ "$(rxi)" != "$r" ] &&
-		   [ "$(tb_fw 1 ZCON)" = "$c" ] && [ "$(tb_fw 1 ZCOF)" = "$f" ] &&
+		   [ "$(tb_xfw 1 ZCOF)" = "$f" ] && [ "$(tb_xfw 1 ZPWR)" = 1 ] &&
 		   [ "$(tb_attr 1 gpe_wakes)" = "$w" ]; then
-			pass tb_macpm tb3-gpe-while-on "a GPE while on (the unplug's): $method ran (runs $g -> $(zgpe), pad inversion $r -> $(rxi)), no power-up or cut (ZCON $c, ZCOF $f), plug wakes $w"
+			pass tb_macpm tb3-gpe-while-on "a GPE while on (the unplug's): $method ran (runs $g -> $(zgpe), pad inversion $r -> $(rxi)), the USB side in use never cut (its cuts $f), plug wakes $w"
 		else
-			fail tb_macpm tb3-gpe-while-on "method runs $g -> $(zgpe), pad inversion $r -> $(rxi), ZCON $c -> $(tb_fw 1 ZCON), ZCOF $f -> $(tb_fw 1 ZCOF), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
+			fail tb_macpm tb3-gpe-while-on "method runs $g -> $(zgpe), pad inversion $r -> $(rxi), USB rail $(tb_xfw 1 ZPWR) cuts $f -> $(tb_xfw 1 ZCOF), plug wakes $w -> $(tb_attr 1 gpe_wakes); $(state)"
 		fi
 	else
 		fail tb_macpm tb3-gpe-while-on "not on with the xHCI in use: $(state)"
@@ -225,8 +249,10 @@ if [ -n "${EXPECT_TB_DP_GPE:-}" ]; then
 	fi
 fi
 
-# A plug in the power-down window: the NHI suspended, the switch not yet off
-# (its delay 6 s here). The notify must hold the NHI and the ports resumed,
+# A plug in the power-down window: the NHI suspended, the power not yet cut
+# (the delay, 6 s here: the switch's, or Thunderbolt 3's votes' own, which
+# go that long after their function idles). The plug must hold the NHI
+# and the ports resumed,
 # not be dropped because nothing is armed yet (the power would then be cut
 # under a plugged device). The switch's delay is 6 s and the hold 15 s:
 # the debug kernel's guest takes seconds for each step (on 2026-12-06 its
@@ -234,8 +260,14 @@ fi
 # the plug).
 if wait_until 30 tb_is 1 off > /dev/null; then
 	echo on > "/sys/bus/pci/devices/$xhci/power/control"
-	wait_until 15 tb_is 1 on > /dev/null
+	wait_until 15 usb_on > /dev/null
 	echo 6000 > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
+	for v in $(tb_vote_devs "$nhi"); do
+		echo 6000 > "$v/power/autosuspend_delay_ms"
+	done
+	# the NHI's rail back first (the xHCI's use did not power it)
+	tb_hold "$nhi" 1
+	tb_hold "$nhi" 0
 	echo 15000 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 	nhi_rt() { cat "/sys/bus/pci/devices/$nhi/power/runtime_status"; }
@@ -268,8 +300,7 @@ if wait_until 30 tb_is 1 off > /dev/null; then
 			fail tb_macpm tb3-plug-in-window "the plug in the power-down window was dropped: $(state)"
 		fi
 	fi
-	echo "$TB_FAST_MS" > "$TB_CLASS/$nhi/power/autosuspend_delay_ms"
-	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	tb_fast "$nhi"
 	# the rest of the 15 s hold, before the next case counts on idle
 	wait_until 30 tb_is 1 off > /dev/null
 else
@@ -323,12 +354,15 @@ elif [ "$src" != method ]; then
 	fail tb_macpm tb3-level-storm-stays-on "not off before the storm: $(state)"
 fi
 
-# The root port's runtime PM forbidden (its power/control "on"): the
-# firmware's _PS3 would never run, so the votes stay at 1, the controller
-# stays on and says why; allowed again, it goes off.
+# The root port's runtime PM forbidden (its power/control "on"): the root
+# port's _PS3 never runs, the controller stays on and says why; allowed
+# again, it goes off. Thunderbolt 3's votes go all the same, and the ports'
+# _PS3 drop the rails of idle functions, but once both are idle the
+# firmware powers both again while the root port is up (UGIO: GPCI 1), as
+# on the Mac.
 echo on > "/sys/bus/pci/devices/$rp/power/control"
 echo on > "/sys/bus/pci/devices/$xhci/power/control"
-wait_until 15 tb_is 1 on > /dev/null
+wait_until 15 usb_on > /dev/null
 echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 # the chain idle (the upstream port suspended), then past the switch's delay
 # and tb_macpm's settle nudge (2 s after the power-up)
@@ -344,8 +378,9 @@ if [ "$trpe" = 1 ]; then
 	else
 		fail tb_macpm tb3-trpe-root-port-forbidden-off "root port $rp $(cat "/sys/bus/pci/devices/$rp/power/runtime_status"): $(state), reason '$reason'"
 	fi
-elif tb_is 1 on && [ "$(votes)" = "RTBT/RUSB 1/1" ] && [ "$reason" != "${reason#its root port may not}" ]; then
-	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2.5 s after the upstream port suspended, $(votes), '$reason'"
+elif tb_is 1 on && [ "$(tb_rails 1)" = "rails TBT/USB 1/1, RTBT/RUSB 0/0, GNHI/GXCI/GPCI 0/0/1" ] &&
+     [ "$reason" != "${reason#its root port may not}" ]; then
+	pass tb_macpm tb3-root-port-forbidden-stays-on "root port's power/control on: on 2.5 s after the upstream port suspended, $(tb_rails 1), '$reason'"
 else
 	fail tb_macpm tb3-root-port-forbidden-stays-on "$(state), reason '$reason'"
 fi
@@ -354,7 +389,7 @@ echo auto > "/sys/bus/pci/devices/$rp/power/control"
 tb_hold "$nhi" 1
 tb_hold "$nhi" 0
 if t=$(wait_until 30 tb_is 1 off); then
-	pass tb_macpm tb3-root-port-allowed-off "root port allowed again: off $t s after the NHI idled, $(votes)"
+	pass tb_macpm tb3-root-port-allowed-off "root port allowed again: off $t s after the NHI idled, $(fw)"
 else
 	fail tb_macpm tb3-root-port-allowed-off "$(state)"
 fi

@@ -142,8 +142,8 @@ static const struct kernel_param_ops tb_power_down_ops = {
 module_param_cb(power_down, &tb_power_down_ops, &tb_power_down, 0644);
 MODULE_PARM_DESC(power_down, "Power idle Thunderbolt controllers down (default: on)");
 
-static unsigned int power_off_delay_ms = 500;
-module_param(power_off_delay_ms, uint, 0444);
+unsigned int tb_power_off_delay_ms = 500;
+module_param_named(power_off_delay_ms, tb_power_off_delay_ms, uint, 0444);
 MODULE_PARM_DESC(power_off_delay_ms,
 		 "Autosuspend delay of a controller's power switch once its ports are idle, in ms (default: 500)");
 
@@ -558,7 +558,13 @@ static void tb_bind(struct pci_dev *nhi)
 	/* held until the upstream port is linked: nothing may cut power before */
 	pm_runtime_get_noresume(&ctrl->dev);
 	pm_runtime_set_active(&ctrl->dev);
-	pm_runtime_set_autosuspend_delay(&ctrl->dev, power_off_delay_ms);
+	/*
+	 * Thunderbolt 3's votes wait the delay themselves (tb_votes.c): the
+	 * switch then only records, after the root port's _PS3, what the
+	 * firmware did
+	 */
+	pm_runtime_set_autosuspend_delay(&ctrl->dev,
+					 ctrl->ops->supplies_rp ? 0 : tb_power_off_delay_ms);
 	pm_runtime_use_autosuspend(&ctrl->dev);
 	pm_runtime_enable(&ctrl->dev);
 

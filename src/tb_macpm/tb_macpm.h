@@ -286,6 +286,7 @@ struct tb_ctrl {
 /* tb_core.c: the controllers, the module's parameters */
 extern bool tb_power_down;
 extern unsigned int tb_plug_hold_ms;
+extern unsigned int tb_power_off_delay_ms;
 
 /* tb_power.c: the power switch device */
 extern const struct device_type tb_ctrl_type;
@@ -301,6 +302,7 @@ int tb_ctrl_runtime_resume(struct device *dev);
 int tb_ctrl_power_on(struct tb_ctrl *ctrl);
 void tb_ctrl_mark_d3cold(struct tb_ctrl *ctrl);
 void tb_account(struct tb_ctrl *ctrl);
+const char *tb_ctrl_blocker(struct tb_ctrl *ctrl);
 const char *tb_blocker(struct tb_ctrl *ctrl);
 void tb_hold_ports(struct tb_ctrl *ctrl);
 void tb_request_on(struct tb_ctrl *ctrl);

@@ -97,8 +97,11 @@ static bool tb_connected(struct tb_ctrl *ctrl)
 	return child;
 }
 
-/* Why the controller must stay powered right now (ctrl->lock held). */
-const char *tb_blocker(struct tb_ctrl *ctrl)
+/*
+ * Why the controller must stay powered right now, whatever its mechanism
+ * (ctrl->lock held): what also keeps Thunderbolt 3's votes at 1.
+ */
+const char *tb_ctrl_blocker(struct tb_ctrl *ctrl)
 {
 	if (ctrl->stay_on)
 		return ctrl->stay_on;
@@ -110,9 +113,17 @@ const char *tb_blocker(struct tb_ctrl *ctrl)
 		return "unbinding";
 	if (tb_connected(ctrl))
 		return "a Thunderbolt device or peer is connected";
-	if (ctrl->ops->blocker)
-		return ctrl->ops->blocker(ctrl);
 	return NULL;
+}
+
+/* ... and why its power switch may not power it down (ctrl->lock held). */
+const char *tb_blocker(struct tb_ctrl *ctrl)
+{
+	const char *why = tb_ctrl_blocker(ctrl);
+
+	if (!why && ctrl->ops->blocker)
+		why = ctrl->ops->blocker(ctrl);
+	return why;
 }
 
 /* Stop listening for plugs and power up (ctrl->lock held). */
@@ -397,16 +408,20 @@ void tb_request_on(struct tb_ctrl *ctrl)
 
 	/*
 	 * Thunderbolt 3's votes: the power comes with the upstream port's
-	 * _PS0, and each vote back (RTPC(1)) keeps its port's _PS3 from
-	 * cutting again; they then refuse to go (tb_blocker()).
+	 * _PS0 and each function's own, which powers its rail; resuming a
+	 * function resumes its vote first (RTPC(1)), and once it idles again
+	 * its vote refuses to go (tb_ctrl_blocker()).
 	 */
 	if (ctrl->ops->power_with_upsb)
 		pm_request_resume(&ctrl->upsb->dev);
 	else
 		pm_request_resume(&ctrl->dev);
-	for (i = 0; i < TB_NR_VOTES; i++)
-		if (ctrl->vote[i])
+	for (i = 0; i < TB_NR_VOTES; i++) {
+		if (ctrl->vote[i] && ctrl->vote[i]->fn)
+			pm_request_resume(&ctrl->vote[i]->fn->dev);
+		else if (ctrl->vote[i])
 			pm_request_resume(&ctrl->vote[i]->dev);
+	}
 }
 
 int tb_ctrl_power_init(struct tb_ctrl *ctrl)

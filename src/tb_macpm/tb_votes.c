@@ -51,10 +51,12 @@
  * own: a child of the downstream port, which cannot suspend while the vote
  * is active, and a runtime-PM supplier of the function, which suspends
  * first. The function idles; its vote suspends and calls RTPC(0); the port
- * suspends, and its _PS3 clears the flag and drops the rail. Resuming the
- * function resumes the port (_PS0: its link back), then the vote (RTPC(1)),
- * then the function (_PS0: the rail and the flag back). A vote refuses to
- * go while the controller must stay on (tb_blocker()); an RTPC that fails
+ * suspends, and its _PS3 clears the flag and drops the rail. The vote goes
+ * tb_macpm.power_off_delay_ms after its function idles (a plug or a use
+ * within that time finds the rail still on). Resuming the function resumes
+ * the port (_PS0: its link back), then the vote (RTPC(1)), then the
+ * function (_PS0: the rail and the flag back). A vote refuses to go while
+ * the controller must stay on (tb_ctrl_blocker()); an RTPC that fails
  * is tried again a second later, and only TB_VOTE_MAX_FAILURES failures in
  * a row keep the controller on for good (until tb_macpm.power_down is
  * written).
@@ -64,7 +66,11 @@
  * only if the firmware says it cut both rails (GPCI, GNHI and GXCI 0 with
  * both votes 0), marks the devices below the upstream port D3cold and
  * listens for plugs. Resuming the root port resumes the switch first; the
- * upstream port's _PS0 powers the controller.
+ * upstream port's _PS0 powers the controller. A root port that may not
+ * runtime-suspend keeps the switch on (tb_votes_blocker()), not the votes:
+ * the ports' _PS3 still drop a rail whose function idles while the other
+ * is in use, and once both idle, the firmware powers both again as long
+ * as the root port is up (UGIO: GPCI 1), as on the Mac.
  */
 
 /* While the root port may not runtime-suspend */
@@ -121,7 +127,7 @@ static int tb_vote_runtime_suspend(struct device *dev)
 	int ret = 0;
 
 	mutex_lock(&ctrl->lock);
-	if (tb_blocker(ctrl)) {
+	if (tb_ctrl_blocker(ctrl)) {
 		ret = -EBUSY;
 	} else if (tb_rtpc(ctrl, v->handle, v->what, false)) {
 		/* -EBUSY: an error would stop the vote's runtime PM */
@@ -161,6 +167,18 @@ static int tb_vote_runtime_resume(struct device *dev)
 	return 0;
 }
 
+/*
+ * The function has suspended (the PM core idles its supplier): the vote
+ * goes tb_macpm.power_off_delay_ms later, counted from now, not from when
+ * the vote was last resumed.
+ */
+static int tb_vote_runtime_idle(struct device *dev)
+{
+	pm_runtime_mark_last_busy(dev);
+	pm_request_autosuspend(dev);
+	return -EBUSY;
+}
+
 static void tb_vote_retry_work(struct work_struct *work)
 {
 	struct tb_vote *v = container_of(to_delayed_work(work), struct tb_vote, retry_work);
@@ -169,7 +187,7 @@ static void tb_vote_retry_work(struct work_struct *work)
 }
 
 static const struct dev_pm_ops tb_vote_pm_ops = {
-	SET_RUNTIME_PM_OPS(tb_vote_runtime_suspend, tb_vote_runtime_resume, NULL)
+	SET_RUNTIME_PM_OPS(tb_vote_runtime_suspend, tb_vote_runtime_resume, tb_vote_runtime_idle)
 };
 
 static void tb_vote_release(struct device *dev)
@@ -205,10 +223,11 @@ static void tb_vote_link(struct tb_vote *v, struct pci_dev *fn)
 /*
  * A vote for the function whose ACPI companion @handle holds RTPC, below
  * @port: a device of its own, a child of @port, held active (vote 1) until
- * its function is linked.
+ * its function is linked. @what names the function in the log, @name in
+ * the device's name.
  */
 static struct tb_vote *tb_vote_add(struct tb_ctrl *ctrl, acpi_handle handle,
-				   struct pci_dev *port, const char *what)
+				   struct pci_dev *port, const char *what, const char *name)
 {
 	struct tb_vote *v;
 
@@ -224,7 +243,8 @@ static struct tb_vote *tb_vote_add(struct tb_ctrl *ctrl, acpi_handle handle,
 	tb_ctrl_count_dev();
 	v->dev.parent = &port->dev;
 	v->dev.type = &tb_vote_type;
-	dev_set_name(&v->dev, "tb_macpm_vote");
+	/* "0000:03:00.0-nhi-vote": the controller's NHI, then whose vote */
+	dev_set_name(&v->dev, "%s-%s-vote", pci_name(ctrl->nhi), name);
 	/* an active child needs an active parent */
 	pm_runtime_get_sync(&port->dev);
 	pm_runtime_get_noresume(&v->dev);
@@ -236,6 +256,8 @@ static struct tb_vote *tb_vote_add(struct tb_ctrl *ctrl, acpi_handle handle,
 		put_device(&v->dev);
 		return NULL;
 	}
+	pm_runtime_set_autosuspend_delay(&v->dev, tb_power_off_delay_ms);
+	pm_runtime_use_autosuspend(&v->dev);
 	pm_runtime_enable(&v->dev);
 	pm_runtime_put(&port->dev);
 	return v;
@@ -284,7 +306,7 @@ static void tb_votes_attach(struct tb_ctrl *ctrl)
 	struct pci_dev *port = NULL, *xhci;
 	acpi_handle parent;
 
-	ctrl->vote[TB_VOTE_NHI] = tb_vote_add(ctrl, ctrl->handle, ctrl->dsb0, "NHI");
+	ctrl->vote[TB_VOTE_NHI] = tb_vote_add(ctrl, ctrl->handle, ctrl->dsb0, "NHI", "nhi");
 	if (ctrl->vote[TB_VOTE_NHI])
 		tb_vote_link(ctrl->vote[TB_VOTE_NHI], ctrl->nhi);
 	if (!ctrl->xhci)
@@ -296,7 +318,7 @@ static void tb_votes_attach(struct tb_ctrl *ctrl)
 			ctrl->stay_on = "Thunderbolt 3: the port above its xHCI has no PCI device";
 		return;
 	}
-	ctrl->vote[TB_VOTE_XHCI] = tb_vote_add(ctrl, ctrl->xhci, port, "xHCI");
+	ctrl->vote[TB_VOTE_XHCI] = tb_vote_add(ctrl, ctrl->xhci, port, "xHCI", "xhci");
 	xhci = tb_pci_by_handle(port->subordinate, ctrl->xhci);
 	if (ctrl->vote[TB_VOTE_XHCI] && xhci)
 		tb_vote_link(ctrl->vote[TB_VOTE_XHCI], xhci);

@@ -48,7 +48,8 @@
  *    answers true).
  *
  * TEST ONLY state (prefix Z): NHI0.ZPWR and XHC2.ZPWR read the rails;
- * ZCON/ZCOF count the Thunderbolt rail's power-ups and cuts; ZUPD adds ms
+ * NHI0's ZCON/ZCOF count the Thunderbolt rail's power-ups and cuts, XHC2's
+ * the USB rail's; ZUPD adds ms
  * to every power-up (UGIO); ZFLT faults (1: the rails never go off, 2:
  * UPSB's _PS0 powers nothing, 3: RTPC fails); ZSTK keeps _L02 from
  * flipping the pad; ZSTB makes NHI0.RTPC write nothing (MacPro7,1's
@@ -750,10 +751,20 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                 {
                     Name (_ADR, Zero)
 
-                    /* TEST ONLY: the USB rail, 1 = on */
+                    /* TEST ONLY: the USB rail, 1 = on, its power-ups and cuts */
                     Method (ZPWR, 0, NotSerialized)
                     {
                         Return (\_SB.GGDV (0x02060001))
+                    }
+
+                    Method (ZCON, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCN (0x02060001))
+                    }
+
+                    Method (ZCOF, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCF (0x02060001))
                     }
 
                     /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */
