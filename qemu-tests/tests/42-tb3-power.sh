@@ -90,6 +90,7 @@ else
 	fail tb_macpm tb3-idle-off "not off after 30 s: $(state)"
 	return 0
 fi
+fw_trace_take tb3-idle-off
 
 # the xHCI in use (a USB device on a USB-C port): the USB side keeps it on.
 # The PM core alone holds the chain (the xHCI is a descendant of DSB2 and
@@ -121,6 +122,7 @@ else
 		fail tb_macpm tb3-usb-keeps-on "$(state)"
 	fi
 fi
+fw_trace_take tb3-usb-keeps-on
 echo auto > "/sys/bus/pci/devices/$xhci/power/control"
 if t=$(wait_until 30 tb_is 1 off); then
 	pass tb_macpm tb3-usb-released-off "xHCI idle again: off $t s later, $(fw)"
@@ -128,6 +130,7 @@ else
 	fail tb_macpm tb3-usb-released-off "$(state)"
 	return 0
 fi
+fw_trace_take tb3-usb-released-off
 
 # a plug: Titan Ridge, the firmware's GPE method, which notifies the NHI;
 # Alpine Ridge, the GPE itself, whose method tb_macpm runs
@@ -156,6 +159,7 @@ else
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	return 0
 fi
+fw_trace_take tb3-plug-powers-on
 
 # the tunnel's device under the hotplug port, while the plug holds it
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
@@ -179,6 +183,7 @@ if t=$(wait_until 30 tb_is 1 off); then
 else
 	fail tb_macpm tb3-unplug-off-again "$(state)"
 fi
+fw_trace_take tb3-unplug-off-again
 # Alpine Ridge: the unplug is the same GPE, the pad back to idle. While the
 # controller is on (the xHCI in use holds it), the GPE runs the method, and
 # the NHI is held to look (its rail powered for that, its power-ups ZCON

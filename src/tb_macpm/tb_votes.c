@@ -208,8 +208,14 @@ static const struct device_type tb_vote_type = {
  */
 static void tb_vote_link(struct tb_vote *v, struct pci_dev *fn)
 {
+	/*
+	 * The function active while linked, so that the link's RPM_ACTIVE
+	 * holds: its next suspend then drops the vote's reference.
+	 */
+	pm_runtime_get_sync(&fn->dev);
 	v->link = device_link_add(&fn->dev, &v->dev, DL_FLAG_STATELESS | DL_FLAG_PM_RUNTIME |
 				  DL_FLAG_RPM_ACTIVE);
+	pm_runtime_put(&fn->dev);
 	if (!v->link) {
 		dev_warn(&v->ctrl->dev, "cannot make %s %s a consumer of its power vote: the vote stays 1\n",
 			 v->what, pci_name(fn));
