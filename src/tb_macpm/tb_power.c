@@ -168,6 +168,9 @@ static void tb_ctrl_nudge(struct tb_ctrl *ctrl)
 {
 	pci_walk_bus(ctrl->upsb->subordinate, tb_nudge_one, NULL);
 	pm_request_idle(&ctrl->upsb->dev);
+	/* the root port too, where its _PS3 is what cuts (Thunderbolt 3) */
+	if (ctrl->ops->supplies_rp)
+		pm_request_idle(&ctrl->rp->dev);
 }
 
 static void tb_settle_work(struct work_struct *work)

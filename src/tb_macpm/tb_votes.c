@@ -85,7 +85,11 @@ static const char tb_vote_failed_reason[] = TB_VOTE_FAILED_REASON;
  * The names of the root port's scope that tell what its _PS3 did, read
  * after it ran (tb3_fw_cut()).
  */
-static const char * const tb3_fw_names[] = { "GPCI", "GNHI", "GXCI", "RTBT", "RUSB" };
+enum { TB3_GPCI, TB3_GNHI, TB3_GXCI, TB3_RTBT, TB3_RUSB, TB3_NR_NAMES };
+static const char * const tb3_fw_names[TB3_NR_NAMES] = {
+	[TB3_GPCI] = "GPCI", [TB3_GNHI] = "GNHI", [TB3_GXCI] = "GXCI",
+	[TB3_RTBT] = "RTBT", [TB3_RUSB] = "RUSB",
+};
 
 /* Whether @handle's scope has an object @name (a method or a Name). */
 static bool tb_acpi_has(acpi_handle handle, const char *name)
@@ -382,22 +386,22 @@ static const char *tb_votes_blocker(struct tb_ctrl *ctrl)
  * with the values for the log. Return: true if it cut, false if it did
  * not or cannot be read.
  */
-static bool tb3_fw_cut(struct tb_ctrl *ctrl, char *buf, size_t len)
+static bool tb3_fw_cut(struct tb_ctrl *ctrl, unsigned long long *v, char *buf, size_t len)
 {
 	acpi_handle rp = ACPI_HANDLE(&ctrl->rp->dev);
-	unsigned long long v;
 	bool cut = true;
 	size_t n = 0;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(tb3_fw_names); i++) {
-		if (ACPI_FAILURE(acpi_evaluate_integer(rp, (char *)tb3_fw_names[i], NULL, &v))) {
-			n += scnprintf(buf + n, len - n, "%s?", tb3_fw_names[i]);
+		if (ACPI_FAILURE(acpi_evaluate_integer(rp, (char *)tb3_fw_names[i], NULL, &v[i]))) {
+			n += scnprintf(buf + n, len - n, "%s? ", tb3_fw_names[i]);
+			v[i] = ~0ULL;
 			cut = false;
 			continue;
 		}
-		n += scnprintf(buf + n, len - n, "%s %llu ", tb3_fw_names[i], v);
-		if (v)
+		n += scnprintf(buf + n, len - n, "%s %llu ", tb3_fw_names[i], v[i]);
+		if (v[i])
 			cut = false;
 	}
 	return cut;
@@ -413,11 +417,22 @@ static bool tb3_fw_cut(struct tb_ctrl *ctrl, char *buf, size_t len)
  */
 static int tb_votes_off(struct tb_ctrl *ctrl)
 {
+	unsigned long long v[TB3_NR_NAMES];
 	char fw[64];
 
-	if (!tb3_fw_cut(ctrl, fw, sizeof(fw))) {
+	if (!tb3_fw_cut(ctrl, v, fw, sizeof(fw))) {
 		ctrl->fw_kept_on++;
 		dev_dbg(&ctrl->dev, "the root port's _PS3 did not cut the power: %s\n", fw);
+		/*
+		 * Both votes 0 and GPCI 1: the upstream port's _PS0 powered the
+		 * chip after the root port's _PS3 (the PCI core restores a
+		 * port it kept suspended through an aborted system sleep).
+		 * Resume the root port, so that its _PS3 runs again once idle;
+		 * with both votes 0 that one cuts (GPCI 0).
+		 */
+		if (v[TB3_GPCI] == 1 && !v[TB3_RTBT] && !v[TB3_RUSB] &&
+		    pm_runtime_suspended(&ctrl->rp->dev))
+			pm_request_resume(&ctrl->rp->dev);
 		return -EBUSY;
 	}
 	if (tb_arm(ctrl)) {
@@ -437,6 +452,7 @@ static int tb_votes_off(struct tb_ctrl *ctrl)
  */
 static int tb_votes_on(struct tb_ctrl *ctrl)
 {
+	dev_dbg(&ctrl->dev, "the root port resumes: the upstream port's _PS0 powers the controller\n");
 	return 0;
 }
 
