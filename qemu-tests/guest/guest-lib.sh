@@ -474,17 +474,31 @@ gpu_modules_out()
 	return 0
 }
 
+# test_module FILE: the module a guest test file is about (as qemu-tests/run
+# names it in its lines)
+test_module()
+{
+	case "$1" in
+	*-tb-*|*-tb3-*) echo tb_macpm ;;
+	*-gmux-*|*-gpu-*) echo apple_gmux_ng ;;
+	*-apple-props-*|*-set-os-*) echo apple_props ;;
+	*-quirks*) echo mac_quirks ;;
+	*) echo harness ;;
+	esac
+}
+
 # --- the firmware-call trace (FW_TRACE=1: the profile has a replay.map) --------
 # The profile's tables record every firmware call (profiles/tables/trace.asl);
 # the host replays them on the Mac's real tables (qemu-tests/replay/).
 
-# fw_trace_take NAME: send the host the calls recorded since the last take,
-# then a checkpoint NAME ([a-z0-9-]+) at which it reports what the firmware
-# did. Without FW_TRACE it does nothing. A trace that cannot be taken is sent
+# fw_trace_take NAME [MODULE]: send the host the calls recorded since the
+# last take, then a checkpoint NAME ([a-z0-9-]+) at which it reports what the
+# firmware did, in test lines of MODULE (default tb_macpm). Without FW_TRACE it does nothing. A trace that cannot be taken is sent
 # as such: the host's replay then fails, it does not guess.
 fw_trace_take()
 {
 	[ "${FW_TRACE:-0}" = 1 ] || return 0
+	_fm=${2:-tb_macpm}
 	modprobe macsupport_test_acpi 2> /dev/null
 	if ! echo '\ZTRT' > /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null ||
 	   ! cat /sys/kernel/debug/macsupport_test_acpi/string > /tmp/fwtrace.chunk 2> /dev/null; then
@@ -492,7 +506,7 @@ fw_trace_take()
 	fi
 	# an error of the helper is one line, a trace never starts with "error"
 	sed -i '1s/^error /trace-error /' /tmp/fwtrace.chunk
-	echo "mark $1" >> /tmp/fwtrace.chunk
+	echo "mark $1 $_fm" >> /tmp/fwtrace.chunk
 	echo "trace $(base64 -w0 < /tmp/fwtrace.chunk)" > "$RESULTS"
 }
 

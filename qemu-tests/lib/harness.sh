@@ -876,9 +876,24 @@ replay_report()
 	done
 	if [ ! -e "$work/replay.done" ]; then
 		report fail "$name" tb_macpm replay "fw-replay did not finish within ${REPLAY_TIMEOUT}s (log: $work/replay.log)"
-	elif ! report_lines "$name" tb_macpm < "$work/replay.lines"; then
-		report fail "$name" tb_macpm replay "fw-replay printed no result (rc $(cat "$work/replay.done"): $(tail -n 2 "$work/replay.log" | tr '\n' ' '))"
+		return
 	fi
+	# "ok MODULE NAME # note": the module whose test named the checkpoint
+	local line res rest module n=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) res=ok rest=${line#ok } ;;
+		"not ok "*) res=fail rest=${line#not ok } ;;
+		*) continue ;;
+		esac
+		module=${rest%% *}
+		rest=${rest#"$module" }
+		report "$res" "$name" "$module" "${rest%% # *}" \
+			"$( [[ "$rest" == *" # "* ]] && echo "${rest#* # }")"
+		n=$((n + 1))
+	done < "$work/replay.lines"
+	[ "$n" -gt 0 ] ||
+		report fail "$name" tb_macpm replay "fw-replay printed no result (rc $(cat "$work/replay.done"): $(tail -n 2 "$work/replay.log" | tr '\n' ' '))"
 }
 REPLAY_TIMEOUT=${REPLAY_TIMEOUT:-300}
 
