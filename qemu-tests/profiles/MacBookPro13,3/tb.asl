@@ -28,7 +28,10 @@
  *    _PS3 (IIP3));
  *  - the plug GPE as the real table writes it: Scope (\_GPE) { Method
  *    (_L55) } directly in the root port's scope, level-triggered, whose
- *    Darwin branch flips the RX inversion of the plug pad 0x01070015.
+ *    Darwin branch flips the RX inversion of the plug pad 0x01070015 and
+ *    then calls UPSB.AMPE, Notify (NHI0, 0), Bus Check, as Titan Ridge's
+ *    do (the table's AML has the call; the decompiled SSDT-6.dsl of the
+ *    dump lost it in an ElseIf).
  * The real machine has a second, identical controller under PEG2 (_L56,
  * pads 0x01070005/0x01070008/0x01070016); one is emulated.
  *
@@ -90,7 +93,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
     {
         Scope (\_GPE)
         {
-            /* the plug pad's GPE (real: _L55): flip its RX inversion */
+            /* the plug pad's GPE (real: _L55): flip its RX inversion, then AMPE */
             Method (_L02, 0, NotSerialized)
             {
                 \ZTRC ("\\_GPE._L02")
@@ -106,6 +109,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                     {
                         \_SB.SGII (0x01070015, One)
                     }
+
+                    \_SB.PCI0.S30.UPSB.AMPE ()
                 }
             }
         }
@@ -390,6 +395,11 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                 \_SB.PCI0.S30.PCIA = One
                 \_SB.PCI0.S30.IIP3 = Zero
                 Return (Zero)
+            }
+
+            Method (AMPE, 0, Serialized)
+            {
+                Notify (\_SB.PCI0.S30.UPSB.DSB0.NHI0, Zero)
             }
 
             /* the chip's CIO mailbox, read-modify-write, through CIOR/CIOW on the Mac */
