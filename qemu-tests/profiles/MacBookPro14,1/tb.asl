@@ -21,7 +21,10 @@
  *    UGIO, the link bounce after any _PS3 (IIP3));
  *  - the plug GPE as the real table writes it: Scope (\_GPE) { Method
  *    (_L32) } directly in the root port's scope, level-triggered, whose
- *    Darwin branch flips the RX inversion of the plug pad 0x02020012.
+ *    Darwin branch flips the RX inversion of the plug pad 0x02020012 and
+ *    then calls UPSB.AMPE, Notify (NHI0, 0), Bus Check ("CIO Plug Event -
+ *    Call AMPE": the table's AML has the call; the decompiled SSDT-4.dsl
+ *    of the dump lost it in an ElseIf).
  *
  * What the real AML does to hardware, QEMU cannot (TEST ONLY, see
  * qemu-tests/profiles/README.md):
@@ -79,7 +82,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
     {
         Scope (\_GPE)
         {
-            /* the plug pad's GPE (real: _L32): flip its RX inversion */
+            /* the plug pad's GPE (real: _L32): flip its RX inversion, then AMPE */
             Method (_L02, 0, NotSerialized)
             {
                 \ZTRC ("\\_GPE._L02")
@@ -95,6 +98,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     {
                         \_SB.SGII (0x02020012, One)
                     }
+
+                    \_SB.PCI0.S30.UPSB.AMPE ()
                 }
             }
         }
@@ -339,6 +344,11 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                 \_SB.PCI0.S30.PCIA = One
                 \_SB.PCI0.S30.IIP3 = Zero
                 Return (Zero)
+            }
+
+            Method (AMPE, 0, Serialized)
+            {
+                Notify (\_SB.PCI0.S30.UPSB.DSB0.NHI0, Zero)
             }
 
             /* the chip's CIO mailbox, read-modify-write, through CIOR/CIOW on the Mac */

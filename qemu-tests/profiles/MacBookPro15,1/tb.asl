@@ -3,170 +3,776 @@
  * tb.asl - the two Titan Ridge (Thunderbolt 3) controllers of a
  * MacBookPro15,1
  *
- * Mirrors \_SB.PCI0.PEG1 and \_SB.PCI0.PEG2 with their UPSBs (SSDT
- * "TbtPEG12" of the real machine): per controller the upstream bridge
- * UPSB, DSB0 with the NHI (NHI0) and its Apple methods TRPE (power, 2
- * arguments) and RTPC (the Thunderbolt vote), and the hotplug downstream
- * bridges; in the root port's scope the votes RTBT and RUSB, its _PS0 and
- * _PS3 (which cuts the power once both votes are 0), and the plug GPE as
- * the real table writes it: Scope (\_GPE) { Method (_E4B) } in PEG1's
- * scope and _E4C in PEG2's, edge-triggered, whose Darwin branch calls
- * UPSB.AMPE: Notify (NHI0, 0). As on the real Mac there is no XRIL and no
- * XRIN. tb_macpm reports the mechanism and the plug GPE it finds and keeps
- * both controllers powered (Thunderbolt 3 power-down is not implemented
- * yet).
+ * The real SSDT "TbtPEG12" of the Mac, \_SB.PCI0.PEG1 and \_SB.PCI0.PEG2
+ * with their UPSBs, held to the real table: every method that the PCI core
+ * or tb_macpm calls (the _PS0/_PS3 of the root port, UPSB, DSB0, DSB2, NHI0
+ * and the xHCI, RTPC, TRPE, SXFP, the plug GPE) and everything they call is
+ * the real table's Darwin branch, with the same names, the same decisions
+ * and the same order of effects, per controller:
  *
- * Simplified for QEMU's q35 (TEST ONLY, see the MacBookPro13,3 profile's
- * tb.asl and qemu-tests/profiles/README.md):
- *  - The Mac's root ports are PEG1 and PEG2 (00:01.1, 00:01.2); QEMU's are
- *    pcie-root-ports at 00:06.0 and 00:07.0 (profile QEMU_ARGS), whose
- *    nodes \_SB.PCI0.S30 and S38 QEMU's DSDT has.
- *  - The Mac has DSB1, DSB2 (with the xHCI, XHC2), DSB4; QEMU's chain has
- *    an empty hotplug downstream port DSB1 at device 1 and DSB2 at device 2
- *    with QEMU's qemu-xhci (1b36:000d) for XHC2, whose RTPC is the USB
- *    vote; it has no driver in the tests (QEMU's xHCI has no PM
- *    capability, so xhci-pci would never let it runtime-suspend).
- *  - TRPE, RTPC, the root port's _PS3 and UPSB's _PS0 set and count TEST
- *    ONLY state instead of the GPIOs, the CIO mailbox and the link: _PS3
- *    sets ZPWR to 0 when both votes are 0, UPSB's _PS0 sets it to 1 after
- *    ZUPD ms (counted in ZCON) when it was 0; the root port's _PS0 does
- *    what the Mac's does for power: nothing. DSB0, DSB2, NHI0 and XHC2 have no
- *    _PS0/_PS3 here. The OSDW () (Darwin) guards are left out. q35's GPE
- *    block ends at 0x3f, so 0x4b and 0x4c never fire: a test runs the
- *    firmware's _E4B/_E4C itself, which notifies the NHI as on the Mac.
+ *  - the votes RTPC -> RTBT/RUSB; the firmware's own flags GNHI/GXCI (set
+ *    by the NHI's and the xHCI's _PS0, cleared only by DSB0's and DSB2's
+ *    _PS3 when the vote is already 0) and GPCI (0 in the root port's _PS3,
+ *    1 in UPSB's _PS0);
+ *  - UGIO, which switches the two rails from those flags (PEG1:
+ *    Thunderbolt pad 0x03050007, USB pad 0x03050008; PEG2: 0x03050009,
+ *    0x0305000A), a Thunderbolt rail only once CTBT has the chip's
+ *    CP_ACK_POWERDOWN_OVERRIDE (CTPD), and CTBT only while the link is out
+ *    of L23 (PUPS);
+ *  - the PEG kind of the root port's PCDA: D3, the link retrained at
+ *    2.5 GT/s, the L23 request (PUPD (0)), then BOTH rails driven low
+ *    whatever the flags say, 10 ms, GPCI 0 and UGIO, which powers again
+ *    the rails that GNHI/GXCI or the votes still want; PCEU (D0 only), and
+ *    UPSB's PCED (GPCI 1, UGIO, the link back out of L23 (PUPD (1)) after
+ *    a PCDA, or the link bounce after any other _PS3 (IIP3), and Titan
+ *    Ridge's retry of the link while it comes up narrower than x4 or not
+ *    at all);
+ *  - the plug GPE as the real table writes it: Scope (\_GPE) { Method
+ *    (_E4B) } directly in PEG1's scope, _E4C in PEG2's, edge-triggered,
+ *    whose Darwin branch is UPSB.AMPE: Notify (NHI0, 0), Bus Check.
+ * PEG2's xHCI is XHC3, as on the Mac.
+ *
+ * What the real AML does to hardware, QEMU cannot (TEST ONLY, see
+ * qemu-tests/profiles/README.md):
+ *  - the pads are ../tables/gpio.asl's model of the real DSDT's pad
+ *    methods, on the real pad numbers;
+ *  - the PCI config fields the AML writes and polls (PSTA, LDIS, TSPD,
+ *    LRTN, PLEQ, the link width CWDT, the root port's L23 bits at ECAM
+ *    0x248 and what PUPD sets beside them) are Names here, never QEMU's
+ *    registers: the link trains (at x4, and enters L23) at once, so the
+ *    waits for it end at once (the real ones give up after 1 s each) and
+ *    PCED's retry loop ends after its first pass; the fixed Sleep()s stay;
+ *  - the vendor IDs the AML polls (AVND) read all-ones while the rail of
+ *    that function is off, or the link above it disabled or in L23, a
+ *    chip's ID otherwise;
+ *  - the chip's CIO mailbox (UPSB's CIOR/CIOW under CRMW) answers at once
+ *    while a rail is on (the real one through UPSB config 0x530-0x53C);
+ *    POCR, which asks the EC to reset the chip after ten failed link
+ *    retries, has no EC to ask and is never reached;
+ *  - QEMU's root ports are pcie-root-ports at 00:06.0 and 00:07.0 whose
+ *    nodes \_SB.PCI0.S30 and S38 QEMU's DSDT has, in PEG1's and PEG2's
+ *    place (00:01.1, 00:01.2 on the Mac); the Mac's DSB1 and DSB4 are
+ *    hotplug ports with a cascade of bridges below, QEMU's chains have DSB1
+ *    (an empty native pciehp slot) and DSB2 with qemu-xhci (1b36:000d) for
+ *    the xHCI, whose _PSW (the EC's wake bits) and _PRW are left out;
+ *  - q35's GPE block ends at 0x3f: 0x4b and 0x4c never fire, a test runs
+ *    the firmware's _E4B/_E4C itself, whose Notify is real ACPICA;
+ *  - \OSDW is gmux.asl's, which asks _OSI ("Darwin") (the Mac's DSDT:
+ *    OSYS == 0x2710, which its PINI stores when _OSI ("Darwin") answers
+ *    true).
+ *
+ * TEST ONLY state (prefix Z), per controller: NHI0.ZPWR and the xHCI's ZPWR
+ * read the rails; ZCON/ZCOF count the Thunderbolt rail's power-ups and
+ * cuts; ZUPD adds ms to every power-up (UGIO); ZFLT faults (1: the rails
+ * never go off, 2: UPSB's _PS0 powers nothing, 3: RTPC fails); ZGPE counts
+ * the plug GPE's runs; ZTRP counts TRPE. Every method the PCI core, ACPICA
+ * or tb_macpm calls records itself in the firmware-call trace (\ZTRC,
+ * ../tables/trace.asl), which the host replays on the Mac's own tables.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
 {
     External (\_SB.PCI0.S30, DeviceObj)
     External (\_SB.PCI0.S38, DeviceObj)
+    External (\ZTRC, MethodObj)
+    External (\ZTRA, MethodObj)
+    External (\_SB.GGDV, MethodObj)
+    External (\_SB.GGOV, MethodObj)
+    External (\_SB.SGDI, MethodObj)
+    External (\_SB.SGDO, MethodObj)
+    External (\_SB.SGOV, MethodObj)
+    External (\_SB.ZPCF, MethodObj)
+    External (\_SB.ZPCN, MethodObj)
+    External (\_SB.ZPST, MethodObj)
+    External (\OSDW, MethodObj)
 
     /* PEG1: the first controller */
     Scope (\_SB.PCI0.S30)
     {
-        Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
-        Name (RUSB, One)                // USB vote (XHC2.RTPC)
+        Scope (\_GPE)
+        {
+            /* the plug GPE, edge: Darwin, UPSB's AMPE (Notify (NHI0, Bus Check)) */
+            Method (_E4B, 0, NotSerialized)
+            {
+                \ZTRC ("\\_GPE._E4B")
+                \_SB.PCI0.S30.ZGPE++
+                If (OSDW ())
+                {
+                    \_SB.PCI0.S30.UPSB.AMPE ()
+                }
+            }
+        }
+
         Name (ZGPE, Zero)               // TEST ONLY: _E4B runs
 
-        /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
+        /* the root port's config fields the AML touches (TEST ONLY Names) */
+        Name (PSTA, Zero)
+        Name (LDIS, Zero)
+        Name (TSPD, Zero)
+        Name (LRTN, Zero)
+        Name (PLEQ, Zero)
+        Name (CWDT, 0x04)               // the link trains at x4
+
+        /* the L23 request and exit (ECAM 0x248 of PEG1: Q0L2, Q0L0; then 0x91C ... 0xC38) */
+        Name (Q0L2, Zero)
+        Name (Q0L0, Zero)
+        Name (BND0, Zero)
+        Name (BND1, Zero)
+        Name (RC20, Zero)
+        Name (RC38, Zero)
+        Name (PUPS, One)
+        Method (PUPD, 2, Serialized)
+        {
+            If ((Arg0 == Zero))
+            {
+                If ((PUPS != Zero))
+                {
+                    Q0L2 = One
+                    /* the real AML waits up to 1 s for the bit to clear: at once */
+                    Q0L2 = Zero
+                    RC20 = 0x03
+                    RC38 = One
+                    BND0 = One
+                    BND1 = One
+                    PUPS = Zero
+                }
+            }
+            ElseIf ((PUPS == Zero))
+            {
+                RC20 = Zero
+                RC38 = Zero
+                BND0 = Zero
+                BND1 = Zero
+                Q0L0 = One
+                /* ... and here up to 100 ms: at once */
+                Q0L0 = Zero
+                PUPS = One
+            }
+        }
+
+        Name (IIP3, Zero)
+        Name (PRSR, Zero)
+        Name (PCIA, One)
+        Method (PCEU, 0, Serialized)
+        {
+            PRSR = Zero
+            If ((PSTA != Zero))
+            {
+                PRSR = One
+                PSTA = Zero
+            }
+        }
+
+        Method (PCDA, 0, Serialized)
+        {
+            If ((POFF () != Zero))
+            {
+                PCIA = Zero
+                PSTA = 0x03
+                TSPD = One
+                \_SB.PCI0.S30.UPSB.TSPD = One
+                LRTN = One
+                /* the real AML waits up to 1 s for the retrain and the ID: at once */
+                PUPD (Zero, 0x02)
+                \_SB.SGOV (0x03050007, Zero)
+                \_SB.SGDO (0x03050007)
+                \_SB.SGOV (0x03050008, Zero)
+                \_SB.SGDO (0x03050008)
+                Sleep (0x0A)
+                GPCI = Zero
+                UGIO ()
+            }
+
+            IIP3 = One
+        }
+
+        Method (POFF, 0, Serialized)
+        {
+            Return ((!RTBT && !RUSB))
+        }
+
+        Name (GPCI, One)
+        Name (GNHI, One)
+        Name (GXCI, One)
+        Name (RTBT, One)
+        Name (RUSB, One)
+        Name (CTPD, Zero)
+        Method (CTBT, 0, Serialized)
+        {
+            If ((PUPS != Zero))
+            {
+                If (((\_SB.GGDV (0x03050007) == One) && (\_SB.PCI0.S30.UPSB.AVND () != 0xFFFFFFFF)))
+                {
+                    Local2 = \_SB.PCI0.S30.UPSB.CRMW (0x3C, Zero, 0x02, 0x04000000, 0x04000000)
+                    If ((Local2 == Zero))
+                    {
+                        CTPD = One
+                    }
+                }
+            }
+        }
+
+        Method (UGIO, 0, Serialized)
+        {
+            Local0 = (GNHI || RTBT)
+            Local1 = (GXCI || RUSB)
+            If ((GPCI != Zero))
+            {
+                If (((Local0 == Zero) && (Local1 == Zero)))
+                {
+                    Local0 = One
+                    Local1 = One
+                }
+            }
+
+            Local2 = Zero
+            If ((Local0 != Zero))
+            {
+                If ((\_SB.GGDV (0x03050007) == Zero))
+                {
+                    \_SB.SGDI (0x03050007)
+                    Local2 = One
+                    CTPD = Zero
+                }
+            }
+
+            If ((Local1 != Zero))
+            {
+                If ((\_SB.GGDV (0x03050008) == Zero))
+                {
+                    \_SB.SGDI (0x03050008)
+                    Local2 = One
+                }
+            }
+
+            If ((Local2 != Zero))
+            {
+                Sleep (0x01F4)
+                /* TEST ONLY: slow firmware */
+                Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZUPD)
+            }
+
+            Local3 = Zero
+            If ((Local0 == Zero))
+            {
+                If ((\_SB.GGDV (0x03050007) == One))
+                {
+                    CTBT ()
+                    If ((CTPD != Zero))
+                    {
+                        \_SB.SGOV (0x03050007, Zero)
+                        \_SB.SGDO (0x03050007)
+                        Local3 = One
+                    }
+                }
+            }
+
+            If ((Local1 == Zero))
+            {
+                If ((\_SB.GGDV (0x03050008) == One))
+                {
+                    \_SB.SGOV (0x03050008, Zero)
+                    \_SB.SGDO (0x03050008)
+                    Local3 = One
+                }
+            }
+
+            If ((Local3 != Zero))
+            {
+                Sleep (0x64)
+            }
+
+            Return (Local2)
+        }
+
         Method (_PS0, 0, Serialized)
         {
+            \ZTRC ("\\_SB.PCI0.S30._PS0")
+            If (OSDW ())
+            {
+                PCEU ()
+            }
         }
 
         Method (_PS3, 0, Serialized)
         {
-            If (((RTBT == Zero) && (RUSB == Zero)))
+            \ZTRC ("\\_SB.PCI0.S30._PS3")
+            If (OSDW ())
             {
-                /* TEST ONLY: CTBT and PCDA's power GPIOs low */
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCOF++
-                \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = Zero
+                If ((POFF () != Zero))
+                {
+                    CTBT ()
+                }
+
+                PCDA ()
             }
         }
 
-        Scope (\_GPE)
+        Method (TGPE, 0, Serialized)
         {
-            /* the plug pad's GPE, edge; Darwin: AMPE, Notify (NHI0, Bus Check) */
-            Method (_E4B, 0, NotSerialized)
-            {
-                \_SB.PCI0.S30.ZGPE++
-                \_SB.PCI0.S30.UPSB.AMPE ()
-            }
+            Notify (\_SB.PCI0.S30, 0x02)
         }
 
         Device (UPSB)
         {
             Name (_ADR, Zero)
 
+            /* its config fields the AML touches (TEST ONLY Names) */
+            Name (TSPD, Zero)
+
+            /* TEST ONLY: the vendor ID, all-ones while unpowered or unlinked */
+            Method (AVND, 0, NotSerialized)
+            {
+                If ((((\_SB.PCI0.S30.LDIS == One) || (\_SB.PCI0.S30.PUPS == Zero)) ||
+                    ((\_SB.GGDV (0x03050007) == Zero) && (\_SB.GGDV (0x03050008) == Zero))))
+                {
+                    Return (0xFFFFFFFF)
+                }
+
+                Return (0x15EA8086)
+            }
+
+            Method (PCED, 0, Serialized)
+            {
+                /* TEST ONLY fault: the power-up does not happen */
+                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZFLT == 0x02))
+                {
+                    Return (Zero)
+                }
+
+                \_SB.PCI0.S30.GPCI = One
+                If ((\_SB.PCI0.S30.UGIO () != Zero))
+                {
+                    \_SB.PCI0.S30.PRSR = One
+                }
+
+                Local0 = Zero
+                Local1 = Zero
+                If ((\_SB.PCI0.S30.PUPS == Zero))
+                {
+                    Local1 = One
+                }
+
+                If ((Local1 == Zero))
+                {
+                    If ((\_SB.PCI0.S30.IIP3 != Zero))
+                    {
+                        \_SB.PCI0.S30.PRSR = One
+                        Local0 = One
+                        \_SB.PCI0.S30.LDIS = One
+                    }
+                }
+
+                LWRT = Zero
+                LRRT = Zero
+                LPRT = Zero
+                Local3 = Zero
+                While ((Local3 == Zero))
+                {
+                    Local4 = Zero
+                    If ((\_SB.PCI0.S30.PRSR != Zero))
+                    {
+                        Sleep (0x1E)
+                        If (((Local0 != Zero) || (Local1 != Zero)))
+                        {
+                            \_SB.PCI0.S30.TSPD = One
+                            If ((Local1 != Zero))
+                            {
+                                \_SB.PCI0.S30.PUPD (One, 0x02)
+                            }
+                            ElseIf ((Local0 != Zero))
+                            {
+                                \_SB.PCI0.S30.LDIS = Zero
+                            }
+
+                            /* the real AML waits for the link (LTSM), then 120 ms, then the ID */
+                            Sleep (0x78)
+                            \_SB.PCI0.S30.TSPD = 0x03
+                            \_SB.PCI0.S30.PLEQ = One
+                            \_SB.PCI0.S30.LRTN = One
+                        }
+
+                        /* ... and for the retrain, then 250 ms */
+                        Sleep (0xFA)
+                    }
+
+                    /* the ID at once when there is one (the link trains at once) */
+                    If ((AVND () != 0xFFFFFFFF))
+                    {
+                        Local4 = One
+                    }
+
+                    /* the speed already 8 GT/s */
+                    \_SB.PCI0.S30.PCIA = One
+                    Local5 = ((LWRT < LWMR) && (\_SB.PCI0.S30.PRSR != Zero))
+                    Local6 = ((\_SB.PCI0.S30.CWDT != 0x04) && ((TFLG & One) == Zero))
+                    Local7 = ((Local4 == Zero) && ((TFLG & 0x02) == Zero))
+                    If (((Local6 || Local7) && Local5))
+                    {
+                        Local1 = Zero
+                        If ((LWRT >= LPMN))
+                        {
+                            LPRT += One
+                            POCR ()
+                            Local4 = Zero
+                        }
+                        If ((Local4 != Zero))
+                        {
+                            LRRT += One
+                            CRMW (0x0771, Zero, 0x02, 0x0200, 0xFFFFFFFF)
+                        }
+
+                        Local0 = One
+                        \_SB.PCI0.S30.LDIS = One
+                        \_SB.PCI0.S30.PCIA = Zero
+                        Sleep (0x64)
+                        LWRT += One
+                    }
+                    Else
+                    {
+                        Local3 = One
+                    }
+                }
+
+                \_SB.PCI0.S30.PRSR = Zero
+                \_SB.PCI0.S30.IIP3 = Zero
+                Return (Zero)
+            }
             Method (AMPE, 0, Serialized)
             {
                 Notify (\_SB.PCI0.S30.UPSB.DSB0.NHI0, Zero)
             }
 
-            /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
+            Name (TFLG, Zero)
+            Name (LWMR, 0x14)
+            Name (LPMN, 0x0A)
+            Name (LWRT, Zero)
+            Name (LRRT, Zero)
+            Name (LPRT, Zero)
+
+            /*
+             * the EC's RSTB (Zero, 0x06), which resets the controller through the
+             * SMC: no EC here, and the link trains at the first try, so PCED
+             * never gets this far
+             */
+            Method (POCR, 0, Serialized)
+            {
+            }
+            /* the chip's CIO mailbox, read-modify-write, through CIOR/CIOW on the Mac */
+            Method (CRMW, 5, Serialized)
+            {
+                Local1 = One
+                If ((\_SB.PCI0.S30.PUPS != Zero))
+                {
+                    If ((((\_SB.GGDV (0x03050007) == One) || (\_SB.GGDV (0x03050008) == One)) &&
+                        (AVND () != 0xFFFFFFFF)))
+                    {
+                        /* TEST ONLY: the chip answers at once, the bits read back as written */
+                        Local1 = Zero
+                    }
+                }
+
+                Return (Local1)
+            }
+
             Method (_PS0, 0, Serialized)
             {
-                If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR == Zero))
+                \ZTRC ("\\_SB.PCI0.S30.UPSB._PS0")
+                If (OSDW ())
                 {
-                    /* TEST ONLY */
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZCON++
-                    Sleep (\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZUPD)
-                    \_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR = One
+                    PCED ()
+                    CRMW (0x0150, Zero, 0x02, 0x04000000, 0x04000000)
+                    CRMW (0x0250, Zero, 0x02, 0x04000000, 0x04000000)
                 }
             }
 
+            /* the Darwin branch does nothing (the rest starts the ICM) */
             Method (_PS3, 0, Serialized)
             {
+                \ZTRC ("\\_SB.PCI0.S30.UPSB._PS3")
             }
 
             Device (DSB0)
             {
                 Name (_ADR, Zero)
+                Name (PSTA, Zero)
+                Name (LDIS, Zero)
+                Name (IIP3, Zero)
+                Name (PRSR, Zero)
+                Name (PCIA, One)
+                Method (PCEU, 0, Serialized)
+                {
+                    PRSR = Zero
+                    If ((PSTA != Zero))
+                    {
+                        PRSR = One
+                        PSTA = Zero
+                    }
+
+                    If ((LDIS == One))
+                    {
+                        PRSR = One
+                        LDIS = Zero
+                    }
+                }
+
+                Method (PCDA, 0, Serialized)
+                {
+                    If ((POFF () != Zero))
+                    {
+                        PCIA = Zero
+                        PSTA = 0x03
+                        LDIS = One
+                        /* the link drops at once */
+                        \_SB.PCI0.S30.GNHI = Zero
+                        \_SB.PCI0.S30.UGIO ()
+                    }
+
+                    IIP3 = One
+                }
+
+                Method (POFF, 0, Serialized)
+                {
+                    Return (!\_SB.PCI0.S30.RTBT)
+                }
+
+                Method (_PS0, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB0._PS0")
+                    If (OSDW ())
+                    {
+                        PCEU ()
+                    }
+                }
+
+                Method (_PS3, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB0._PS3")
+                    If (OSDW ())
+                    {
+                        PCDA ()
+                    }
+                }
 
                 Device (NHI0)
                 {
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (ZPWR, One)            // 1 = powered
-                    Name (ZPLG, Zero)           // 1 = something plugged
-                    Name (ZUPD, 100)            // power-up delay, ms
-                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (ZCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
-                    Name (ZCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (ZPLG, Zero)           // 1 = something plugged (not read on Thunderbolt 3)
+                    Name (ZUPD, Zero)           // ms added to every power-up (UGIO)
+                    Name (ZFLT, Zero)           // fault: 1 stuck on, 2 UPSB's _PS0 powers nothing, 3 RTPC fails
                     Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
+                    /* TEST ONLY: the Thunderbolt rail, 1 = on (what the stand-in NHI checks) */
+                    Method (ZPWR, 0, NotSerialized)
+                    {
+                        Return (\_SB.GGDV (0x03050007))
+                    }
+
+                    /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
+                    Method (ZCON, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCN (0x03050007))
+                    }
+
+                    Method (ZCOF, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCF (0x03050007))
+                    }
+
                     /*
-                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
-                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
-                     * the new value, or Ones for an unknown index.
+                     * TEST ONLY setter: Arg0 = 0 the rails (1 on, 0 off), 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT; Arg1 = the value. Returns the new value, or Ones for an
+                     * unknown index. Recorded in the trace.
                      */
                     Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { ZPWR = Arg1 }
-                            Case (One) { ZPLG = Arg1 }
-                            Case (0x02) { ZUPD = Arg1 }
-                            Case (0x03) { ZFLT = Arg1 }
-                            Case (0x04) { ZCON = Arg1 }
-                            Case (0x05) { ZCOF = Arg1 }
-                            Default { Return (Ones) }
+                            Case (Zero)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPWR ",
+                                    ToDecimalString (Arg1)))
+                                If (Arg1)
+                                {
+                                    \_SB.SGDI (0x03050007)
+                                    \_SB.SGDI (0x03050008)
+                                }
+                                Else
+                                {
+                                    \_SB.SGOV (0x03050007, Zero)
+                                    \_SB.SGDO (0x03050007)
+                                    \_SB.SGOV (0x03050008, Zero)
+                                    \_SB.SGDO (0x03050008)
+                                }
+                            }
+                            Case (One)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZPLG ",
+                                    ToDecimalString (Arg1)))
+                                ZPLG = Arg1
+                            }
+                            Case (0x02)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZUPD ",
+                                    ToDecimalString (Arg1)))
+                                ZUPD = Arg1
+                            }
+                            Case (0x03)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZFLT ",
+                                    ToDecimalString (Arg1)))
+                                ZFLT = Arg1
+                                \_SB.ZPST (0x03050007, (Arg1 == One))
+                                \_SB.ZPST (0x03050008, (Arg1 == One))
+                            }
+                            Default
+                            {
+                                Return (Ones)
+                            }
                         }
+
                         Return (Arg1)
+                    }
+
+                    /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB0's link down */
+                    Method (AVND, 0, NotSerialized)
+                    {
+                        If (((\_SB.PCI0.S30.UPSB.DSB0.LDIS == One) ||
+                            (\_SB.GGDV (0x03050007) == Zero)))
+                        {
+                            Return (0xFFFFFFFF)
+                        }
+
+                        Return (0x15EB8086)
+                    }
+
+                    Method (PCED, 0, Serialized)
+                    {
+                        \_SB.PCI0.S30.GNHI = One
+                        If ((\_SB.PCI0.S30.UGIO () != Zero))
+                        {
+                            \_SB.PCI0.S30.UPSB.DSB0.PRSR = One
+                        }
+
+                        If ((\_SB.PCI0.S30.UPSB.DSB0.PRSR != Zero))
+                        {
+                            /* the real AML waits for DSB0's link, then 150 ms */
+                            Sleep (0x96)
+                        }
+
+                        /* ... and for the NHI's ID (one pass of its loop) */
+                        If ((AVND () != 0xFFFFFFFF))
+                        {
+                            \_SB.PCI0.S30.UPSB.DSB0.PCIA = One
+                        }
+
+                        \_SB.PCI0.S30.UPSB.DSB0.PRSR = Zero
+                        \_SB.PCI0.S30.UPSB.DSB0.IIP3 = Zero
                     }
 
                     /* Arg0 <= 1: the Thunderbolt vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If ((Arg0 <= One))
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S30.UPSB.DSB0.NHI0.RTPC ",
+                            ToDecimalString (Arg0)))
+                        If ((ZFLT == 0x03))
                         {
-                            \_SB.PCI0.S30.RTBT = Arg0
+                            /* TEST ONLY fault: the method fails */
+                            Local0 = Zero
+                            Local0 = (One / Local0)
                         }
+
+                        If (OSDW ())
+                        {
+                            If ((Arg0 <= One))
+                            {
+                                \_SB.PCI0.S30.RTBT = Arg0
+                            }
+                        }
+
                         Return (Zero)
                     }
 
-                    /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
+                    Method (_PS0, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB0.NHI0._PS0")
+                        If (OSDW ())
+                        {
+                            PCED ()
+                            \_SB.PCI0.S30.CTBT ()
+                        }
+                    }
+
+                    Method (_PS3, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB0.NHI0._PS3")
+                    }
+                    /* TRPE(Arg0, settle ms): the Thunderbolt rail alone, the root port's D3 and L23 */
                     Method (TRPE, 2, Serialized)
                     {
+                        \ZTRC (Concatenate (Concatenate ("\\_SB.PCI0.S30.UPSB.DSB0.NHI0.TRPE ",
+                            ToDecimalString (Arg0)), Concatenate (" ", ToDecimalString (Arg1))))
                         ZTRP++
-                        If ((Arg0 <= One))
+                        If (OSDW ())
                         {
-                            If ((Arg0 == Zero))
+                            If ((Arg0 <= One))
                             {
-                                ZCOF++
-                                If ((ZFLT != One))
+                                If ((Arg0 == Zero))
                                 {
-                                    ZPWR = Zero
+                                    \_SB.PCI0.S30.PUPD (Zero, 0x02)
+                                    \_SB.PCI0.S30.PSTA = 0x03
+                                    \_SB.SGOV (0x03050007, Zero)
+                                    \_SB.SGDO (0x03050007)
+                                }
+                                ElseIf (((\_SB.GGOV (0x03050007) == Zero) &&
+                                    (\_SB.GGDV (0x03050007) == Zero)))
+                                {
+                                    \_SB.PCI0.S30.PSTA = Zero
+                                    \_SB.SGDI (0x03050007)
+                                    Sleep (0x1E)
+                                    \_SB.PCI0.S30.PUPD (One, 0x02)
+                                    /* the link trains at once; the settle delay stays */
+                                    Sleep (Arg1)
+                                    /* the upstream port's ID at the first try: no retry */
                                 }
                             }
-                            Else
-                            {
-                                ZCON++
-                                Sleep (ZUPD)
-                                Sleep (Arg1)
-                                ZPWR = One
-                            }
                         }
+
                         Return (Zero)
+                    }
+
+                    /* Arg0 == 0: both rails off, the USB one first (not under OSDW) */
+                    Method (SXFP, 1, Serialized)
+                    {
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S30.UPSB.DSB0.NHI0.SXFP ",
+                            ToDecimalString (Arg0)))
+                        If ((Arg0 == Zero))
+                        {
+                            If ((\_SB.GGDV (0x03050008) == One))
+                            {
+                                \_SB.SGOV (0x03050008, Zero)
+                                \_SB.SGDO (0x03050008)
+                                Sleep (0x64)
+                            }
+
+                            \_SB.SGOV (0x03050007, Zero)
+                            \_SB.SGDO (0x03050007)
+                        }
+                    }
+
+                    /* a flag only on this Mac (no reset pad; nothing calls it) */
+                    Name (XRTE, Zero)
+                    Method (XRST, 1, Serialized)
+                    {
+                        If ((Arg0 == Zero))
+                        {
+                            XRTE = Zero
+                        }
+                        ElseIf ((Arg0 == One))
+                        {
+                            XRTE = One
+                        }
                     }
                 }
             }
@@ -179,19 +785,146 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Device (DSB2)
             {
                 Name (_ADR, 0x00020000)
+                Name (PSTA, Zero)
+                Name (LDIS, Zero)
+                Name (IIP3, Zero)
+                Name (PRSR, Zero)
+                Name (PCIA, One)
+                Method (PCEU, 0, Serialized)
+                {
+                    PRSR = Zero
+                    If ((PSTA != Zero))
+                    {
+                        PRSR = One
+                        PSTA = Zero
+                    }
 
-                /* the controller's USB 3.1 xHCI (15ec on the Mac; QEMU's qemu-xhci) */
+                    If ((LDIS == One))
+                    {
+                        PRSR = One
+                        LDIS = Zero
+                    }
+                }
+
+                Method (PCDA, 0, Serialized)
+                {
+                    If ((POFF () != Zero))
+                    {
+                        PCIA = Zero
+                        PSTA = 0x03
+                        LDIS = One
+                        /* the link drops at once */
+                        \_SB.PCI0.S30.GXCI = Zero
+                        \_SB.PCI0.S30.UGIO ()
+                    }
+
+                    IIP3 = One
+                }
+
+                Method (POFF, 0, Serialized)
+                {
+                    Return (!\_SB.PCI0.S30.RUSB)
+                }
+
+                Method (_PS0, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB2._PS0")
+                    If (OSDW ())
+                    {
+                        PCEU ()
+                    }
+                }
+
+                Method (_PS3, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB2._PS3")
+                    If (OSDW ())
+                    {
+                        PCDA ()
+                    }
+                }
+
+                /* the controller's USB 3.1 xHCI (15ec on the Mac, _PRW 0x6D; QEMU's qemu-xhci) */
                 Device (XHC2)
                 {
                     Name (_ADR, Zero)
 
+                    /* TEST ONLY: the USB rail, 1 = on */
+                    Method (ZPWR, 0, NotSerialized)
+                    {
+                        Return (\_SB.GGDV (0x03050008))
+                    }
+
+                    /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */
+                    Method (AVND, 0, NotSerialized)
+                    {
+                        If (((\_SB.PCI0.S30.UPSB.DSB2.LDIS == One) ||
+                            (\_SB.GGDV (0x03050008) == Zero)))
+                        {
+                            Return (0xFFFFFFFF)
+                        }
+
+                        Return (0x15EC8086)
+                    }
+
+                    Method (PCED, 0, Serialized)
+                    {
+                        \_SB.PCI0.S30.GXCI = One
+                        If ((\_SB.PCI0.S30.UGIO () != Zero))
+                        {
+                            \_SB.PCI0.S30.UPSB.DSB2.PRSR = One
+                        }
+
+                        If ((\_SB.PCI0.S30.UPSB.DSB2.PRSR != Zero))
+                        {
+                            /* the real AML waits for DSB2's link, then 150 ms */
+                            Sleep (0x96)
+                        }
+
+                        /* ... and for the xHCI's ID (one pass of its loop) */
+                        If ((AVND () != 0xFFFFFFFF))
+                        {
+                            \_SB.PCI0.S30.UPSB.DSB2.PCIA = One
+                        }
+
+                        \_SB.PCI0.S30.UPSB.DSB2.PRSR = Zero
+                        \_SB.PCI0.S30.UPSB.DSB2.IIP3 = Zero
+                    }
+
+                    Method (_PS0, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB2.XHC2._PS0")
+                        If (OSDW ())
+                        {
+                            PCED ()
+                        }
+                    }
+
+                    Method (_PS3, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S30.UPSB.DSB2.XHC2._PS3")
+                    }
+
                     /* Arg0 <= 1: the USB vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If ((Arg0 <= One))
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S30.UPSB.DSB2.XHC2.RTPC ",
+                            ToDecimalString (Arg0)))
+                        If ((\_SB.PCI0.S30.UPSB.DSB0.NHI0.ZFLT == 0x03))
                         {
-                            \_SB.PCI0.S30.RUSB = Arg0
+                            /* TEST ONLY fault: the method fails */
+                            Local0 = Zero
+                            Local0 = (One / Local0)
                         }
+
+                        If (OSDW ())
+                        {
+                            If ((Arg0 <= One))
+                            {
+                                \_SB.PCI0.S30.RUSB = Arg0
+                            }
+                        }
+
                         Return (Zero)
                     }
                 }
@@ -202,130 +935,691 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     /* PEG2: the second controller */
     Scope (\_SB.PCI0.S38)
     {
-        Name (RTBT, One)                // Thunderbolt vote: 1 = forced on (NHI0.RTPC)
-        Name (RUSB, One)                // USB vote (XHC2.RTPC)
+        Scope (\_GPE)
+        {
+            /* the plug GPE, edge: Darwin, UPSB's AMPE (Notify (NHI0, Bus Check)) */
+            Method (_E4C, 0, NotSerialized)
+            {
+                \ZTRC ("\\_GPE._E4C")
+                \_SB.PCI0.S38.ZGPE++
+                If (OSDW ())
+                {
+                    \_SB.PCI0.S38.UPSB.AMPE ()
+                }
+            }
+        }
+
         Name (ZGPE, Zero)               // TEST ONLY: _E4C runs
 
-        /* the Mac's PCEU: PMCSR D0 and the link; power comes back in UPSB._PS0 */
+        /* the root port's config fields the AML touches (TEST ONLY Names) */
+        Name (PSTA, Zero)
+        Name (LDIS, Zero)
+        Name (TSPD, Zero)
+        Name (LRTN, Zero)
+        Name (PLEQ, Zero)
+        Name (CWDT, 0x04)               // the link trains at x4
+
+        /* the L23 request and exit (ECAM 0x248 of PEG2: Q0L2, Q0L0; then 0x91C ... 0xC38) */
+        Name (Q0L2, Zero)
+        Name (Q0L0, Zero)
+        Name (BND0, Zero)
+        Name (BND1, Zero)
+        Name (RC20, Zero)
+        Name (RC38, Zero)
+        Name (PUPS, One)
+        Method (PUPD, 2, Serialized)
+        {
+            If ((Arg0 == Zero))
+            {
+                If ((PUPS != Zero))
+                {
+                    Q0L2 = One
+                    /* the real AML waits up to 1 s for the bit to clear: at once */
+                    Q0L2 = Zero
+                    RC20 = 0x03
+                    RC38 = One
+                    BND0 = One
+                    BND1 = One
+                    PUPS = Zero
+                }
+            }
+            ElseIf ((PUPS == Zero))
+            {
+                RC20 = Zero
+                RC38 = Zero
+                BND0 = Zero
+                BND1 = Zero
+                Q0L0 = One
+                /* ... and here up to 100 ms: at once */
+                Q0L0 = Zero
+                PUPS = One
+            }
+        }
+
+        Name (IIP3, Zero)
+        Name (PRSR, Zero)
+        Name (PCIA, One)
+        Method (PCEU, 0, Serialized)
+        {
+            PRSR = Zero
+            If ((PSTA != Zero))
+            {
+                PRSR = One
+                PSTA = Zero
+            }
+        }
+
+        Method (PCDA, 0, Serialized)
+        {
+            If ((POFF () != Zero))
+            {
+                PCIA = Zero
+                PSTA = 0x03
+                TSPD = One
+                \_SB.PCI0.S38.UPSB.TSPD = One
+                LRTN = One
+                /* the real AML waits up to 1 s for the retrain and the ID: at once */
+                PUPD (Zero, 0x02)
+                \_SB.SGOV (0x03050009, Zero)
+                \_SB.SGDO (0x03050009)
+                \_SB.SGOV (0x0305000A, Zero)
+                \_SB.SGDO (0x0305000A)
+                Sleep (0x0A)
+                GPCI = Zero
+                UGIO ()
+            }
+
+            IIP3 = One
+        }
+
+        Method (POFF, 0, Serialized)
+        {
+            Return ((!RTBT && !RUSB))
+        }
+
+        Name (GPCI, One)
+        Name (GNHI, One)
+        Name (GXCI, One)
+        Name (RTBT, One)
+        Name (RUSB, One)
+        Name (CTPD, Zero)
+        Method (CTBT, 0, Serialized)
+        {
+            If ((PUPS != Zero))
+            {
+                If (((\_SB.GGDV (0x03050009) == One) && (\_SB.PCI0.S38.UPSB.AVND () != 0xFFFFFFFF)))
+                {
+                    Local2 = \_SB.PCI0.S38.UPSB.CRMW (0x3C, Zero, 0x02, 0x04000000, 0x04000000)
+                    If ((Local2 == Zero))
+                    {
+                        CTPD = One
+                    }
+                }
+            }
+        }
+
+        Method (UGIO, 0, Serialized)
+        {
+            Local0 = (GNHI || RTBT)
+            Local1 = (GXCI || RUSB)
+            If ((GPCI != Zero))
+            {
+                If (((Local0 == Zero) && (Local1 == Zero)))
+                {
+                    Local0 = One
+                    Local1 = One
+                }
+            }
+
+            Local2 = Zero
+            If ((Local0 != Zero))
+            {
+                If ((\_SB.GGDV (0x03050009) == Zero))
+                {
+                    \_SB.SGDI (0x03050009)
+                    Local2 = One
+                    CTPD = Zero
+                }
+            }
+
+            If ((Local1 != Zero))
+            {
+                If ((\_SB.GGDV (0x0305000A) == Zero))
+                {
+                    \_SB.SGDI (0x0305000A)
+                    Local2 = One
+                }
+            }
+
+            If ((Local2 != Zero))
+            {
+                Sleep (0x01F4)
+                /* TEST ONLY: slow firmware */
+                Sleep (\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZUPD)
+            }
+
+            Local3 = Zero
+            If ((Local0 == Zero))
+            {
+                If ((\_SB.GGDV (0x03050009) == One))
+                {
+                    CTBT ()
+                    If ((CTPD != Zero))
+                    {
+                        \_SB.SGOV (0x03050009, Zero)
+                        \_SB.SGDO (0x03050009)
+                        Local3 = One
+                    }
+                }
+            }
+
+            If ((Local1 == Zero))
+            {
+                If ((\_SB.GGDV (0x0305000A) == One))
+                {
+                    \_SB.SGOV (0x0305000A, Zero)
+                    \_SB.SGDO (0x0305000A)
+                    Local3 = One
+                }
+            }
+
+            If ((Local3 != Zero))
+            {
+                Sleep (0x64)
+            }
+
+            Return (Local2)
+        }
+
         Method (_PS0, 0, Serialized)
         {
+            \ZTRC ("\\_SB.PCI0.S38._PS0")
+            If (OSDW ())
+            {
+                PCEU ()
+            }
         }
 
         Method (_PS3, 0, Serialized)
         {
-            If (((RTBT == Zero) && (RUSB == Zero)))
+            \ZTRC ("\\_SB.PCI0.S38._PS3")
+            If (OSDW ())
             {
-                /* TEST ONLY: CTBT and PCDA's power GPIOs low */
-                \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZCOF++
-                \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR = Zero
+                If ((POFF () != Zero))
+                {
+                    CTBT ()
+                }
+
+                PCDA ()
             }
         }
 
-        Scope (\_GPE)
+        Method (TGPE, 0, Serialized)
         {
-            /* the plug pad's GPE, edge; Darwin: AMPE, Notify (NHI0, Bus Check) */
-            Method (_E4C, 0, NotSerialized)
-            {
-                \_SB.PCI0.S38.ZGPE++
-                \_SB.PCI0.S38.UPSB.AMPE ()
-            }
+            Notify (\_SB.PCI0.S38, 0x02)
         }
 
         Device (UPSB)
         {
             Name (_ADR, Zero)
 
+            /* its config fields the AML touches (TEST ONLY Names) */
+            Name (TSPD, Zero)
+
+            /* TEST ONLY: the vendor ID, all-ones while unpowered or unlinked */
+            Method (AVND, 0, NotSerialized)
+            {
+                If ((((\_SB.PCI0.S38.LDIS == One) || (\_SB.PCI0.S38.PUPS == Zero)) ||
+                    ((\_SB.GGDV (0x03050009) == Zero) && (\_SB.GGDV (0x0305000A) == Zero))))
+                {
+                    Return (0xFFFFFFFF)
+                }
+
+                Return (0x15EA8086)
+            }
+
+            Method (PCED, 0, Serialized)
+            {
+                /* TEST ONLY fault: the power-up does not happen */
+                If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZFLT == 0x02))
+                {
+                    Return (Zero)
+                }
+
+                \_SB.PCI0.S38.GPCI = One
+                If ((\_SB.PCI0.S38.UGIO () != Zero))
+                {
+                    \_SB.PCI0.S38.PRSR = One
+                }
+
+                Local0 = Zero
+                Local1 = Zero
+                If ((\_SB.PCI0.S38.PUPS == Zero))
+                {
+                    Local1 = One
+                }
+
+                If ((Local1 == Zero))
+                {
+                    If ((\_SB.PCI0.S38.IIP3 != Zero))
+                    {
+                        \_SB.PCI0.S38.PRSR = One
+                        Local0 = One
+                        \_SB.PCI0.S38.LDIS = One
+                    }
+                }
+
+                LWRT = Zero
+                LRRT = Zero
+                LPRT = Zero
+                Local3 = Zero
+                While ((Local3 == Zero))
+                {
+                    Local4 = Zero
+                    If ((\_SB.PCI0.S38.PRSR != Zero))
+                    {
+                        Sleep (0x1E)
+                        If (((Local0 != Zero) || (Local1 != Zero)))
+                        {
+                            \_SB.PCI0.S38.TSPD = One
+                            If ((Local1 != Zero))
+                            {
+                                \_SB.PCI0.S38.PUPD (One, 0x02)
+                            }
+                            ElseIf ((Local0 != Zero))
+                            {
+                                \_SB.PCI0.S38.LDIS = Zero
+                            }
+
+                            /* the real AML waits for the link (LTSM), then 120 ms, then the ID */
+                            Sleep (0x78)
+                            \_SB.PCI0.S38.TSPD = 0x03
+                            \_SB.PCI0.S38.PLEQ = One
+                            \_SB.PCI0.S38.LRTN = One
+                        }
+
+                        /* ... and for the retrain, then 250 ms */
+                        Sleep (0xFA)
+                    }
+
+                    /* the ID at once when there is one (the link trains at once) */
+                    If ((AVND () != 0xFFFFFFFF))
+                    {
+                        Local4 = One
+                    }
+
+                    /* the speed already 8 GT/s */
+                    \_SB.PCI0.S38.PCIA = One
+                    Local5 = ((LWRT < LWMR) && (\_SB.PCI0.S38.PRSR != Zero))
+                    Local6 = ((\_SB.PCI0.S38.CWDT != 0x04) && ((TFLG & One) == Zero))
+                    Local7 = ((Local4 == Zero) && ((TFLG & 0x02) == Zero))
+                    If (((Local6 || Local7) && Local5))
+                    {
+                        Local1 = Zero
+                        If ((LWRT >= LPMN))
+                        {
+                            LPRT += One
+                            POCR ()
+                            Local4 = Zero
+                        }
+                        If ((Local4 != Zero))
+                        {
+                            LRRT += One
+                            CRMW (0x0771, Zero, 0x02, 0x0200, 0xFFFFFFFF)
+                        }
+
+                        Local0 = One
+                        \_SB.PCI0.S38.LDIS = One
+                        \_SB.PCI0.S38.PCIA = Zero
+                        Sleep (0x64)
+                        LWRT += One
+                    }
+                    Else
+                    {
+                        Local3 = One
+                    }
+                }
+
+                \_SB.PCI0.S38.PRSR = Zero
+                \_SB.PCI0.S38.IIP3 = Zero
+                Return (Zero)
+            }
             Method (AMPE, 0, Serialized)
             {
                 Notify (\_SB.PCI0.S38.UPSB.DSB0.NHI0, Zero)
             }
 
-            /* the Mac's PCED: GPCI = 1, UGIO powers the controller, waits for the link */
+            Name (TFLG, Zero)
+            Name (LWMR, 0x14)
+            Name (LPMN, 0x0A)
+            Name (LWRT, Zero)
+            Name (LRRT, Zero)
+            Name (LPRT, Zero)
+
+            /*
+             * the EC's RSTB (Zero, Zero), which resets the controller through the
+             * SMC: no EC here, and the link trains at the first try, so PCED
+             * never gets this far
+             */
+            Method (POCR, 0, Serialized)
+            {
+            }
+            /* the chip's CIO mailbox, read-modify-write, through CIOR/CIOW on the Mac */
+            Method (CRMW, 5, Serialized)
+            {
+                Local1 = One
+                If ((\_SB.PCI0.S38.PUPS != Zero))
+                {
+                    If ((((\_SB.GGDV (0x03050009) == One) || (\_SB.GGDV (0x0305000A) == One)) &&
+                        (AVND () != 0xFFFFFFFF)))
+                    {
+                        /* TEST ONLY: the chip answers at once, the bits read back as written */
+                        Local1 = Zero
+                    }
+                }
+
+                Return (Local1)
+            }
+
             Method (_PS0, 0, Serialized)
             {
-                If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR == Zero))
+                \ZTRC ("\\_SB.PCI0.S38.UPSB._PS0")
+                If (OSDW ())
                 {
-                    /* TEST ONLY */
-                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZCON++
-                    Sleep (\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZUPD)
-                    \_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR = One
+                    PCED ()
+                    CRMW (0x0150, Zero, 0x02, 0x04000000, 0x04000000)
+                    CRMW (0x0250, Zero, 0x02, 0x04000000, 0x04000000)
                 }
             }
 
+            /* the Darwin branch does nothing (the rest starts the ICM) */
             Method (_PS3, 0, Serialized)
             {
+                \ZTRC ("\\_SB.PCI0.S38.UPSB._PS3")
             }
 
             Device (DSB0)
             {
                 Name (_ADR, Zero)
+                Name (PSTA, Zero)
+                Name (LDIS, Zero)
+                Name (IIP3, Zero)
+                Name (PRSR, Zero)
+                Name (PCIA, One)
+                Method (PCEU, 0, Serialized)
+                {
+                    PRSR = Zero
+                    If ((PSTA != Zero))
+                    {
+                        PRSR = One
+                        PSTA = Zero
+                    }
+
+                    If ((LDIS == One))
+                    {
+                        PRSR = One
+                        LDIS = Zero
+                    }
+                }
+
+                Method (PCDA, 0, Serialized)
+                {
+                    If ((POFF () != Zero))
+                    {
+                        PCIA = Zero
+                        PSTA = 0x03
+                        LDIS = One
+                        /* the link drops at once */
+                        \_SB.PCI0.S38.GNHI = Zero
+                        \_SB.PCI0.S38.UGIO ()
+                    }
+
+                    IIP3 = One
+                }
+
+                Method (POFF, 0, Serialized)
+                {
+                    Return (!\_SB.PCI0.S38.RTBT)
+                }
+
+                Method (_PS0, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB0._PS0")
+                    If (OSDW ())
+                    {
+                        PCEU ()
+                    }
+                }
+
+                Method (_PS3, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB0._PS3")
+                    If (OSDW ())
+                    {
+                        PCDA ()
+                    }
+                }
 
                 Device (NHI0)
                 {
                     Name (_ADR, Zero)
 
                     /* TEST ONLY state (profiles/README.md, "Thunderbolt"), read and set by tests */
-                    Name (ZPWR, One)            // 1 = powered
-                    Name (ZPLG, Zero)           // 1 = something plugged
-                    Name (ZUPD, 100)            // power-up delay, ms
-                    Name (ZFLT, Zero)           // fault: 0 none, 1 stuck on, 2 power-up fails
-                    Name (ZCON, Zero)           // power-ups: UPSB._PS0 (or TRPE (1))
-                    Name (ZCOF, Zero)           // cuts: the root port's _PS3 (or TRPE (0))
+                    Name (ZPLG, Zero)           // 1 = something plugged (not read on Thunderbolt 3)
+                    Name (ZUPD, Zero)           // ms added to every power-up (UGIO)
+                    Name (ZFLT, Zero)           // fault: 1 stuck on, 2 UPSB's _PS0 powers nothing, 3 RTPC fails
                     Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
 
+                    /* TEST ONLY: the Thunderbolt rail, 1 = on (what the stand-in NHI checks) */
+                    Method (ZPWR, 0, NotSerialized)
+                    {
+                        Return (\_SB.GGDV (0x03050009))
+                    }
+
+                    /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
+                    Method (ZCON, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCN (0x03050009))
+                    }
+
+                    Method (ZCOF, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPCF (0x03050009))
+                    }
+
                     /*
-                     * TEST ONLY setter: Arg0 = 0 ZPWR, 1 ZPLG, 2 ZUPD,
-                     * 3 ZFLT, 4 ZCON, 5 ZCOF; Arg1 = the value. Returns
-                     * the new value, or Ones for an unknown index.
+                     * TEST ONLY setter: Arg0 = 0 the rails (1 on, 0 off), 1 ZPLG, 2 ZUPD,
+                     * 3 ZFLT; Arg1 = the value. Returns the new value, or Ones for an
+                     * unknown index. Recorded in the trace.
                      */
                     Method (ZSET, 2, Serialized)
                     {
                         Switch (ToInteger (Arg0))
                         {
-                            Case (Zero) { ZPWR = Arg1 }
-                            Case (One) { ZPLG = Arg1 }
-                            Case (0x02) { ZUPD = Arg1 }
-                            Case (0x03) { ZFLT = Arg1 }
-                            Case (0x04) { ZCON = Arg1 }
-                            Case (0x05) { ZCOF = Arg1 }
-                            Default { Return (Ones) }
+                            Case (Zero)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPWR ",
+                                    ToDecimalString (Arg1)))
+                                If (Arg1)
+                                {
+                                    \_SB.SGDI (0x03050009)
+                                    \_SB.SGDI (0x0305000A)
+                                }
+                                Else
+                                {
+                                    \_SB.SGOV (0x03050009, Zero)
+                                    \_SB.SGDO (0x03050009)
+                                    \_SB.SGOV (0x0305000A, Zero)
+                                    \_SB.SGDO (0x0305000A)
+                                }
+                            }
+                            Case (One)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZPLG ",
+                                    ToDecimalString (Arg1)))
+                                ZPLG = Arg1
+                            }
+                            Case (0x02)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZUPD ",
+                                    ToDecimalString (Arg1)))
+                                ZUPD = Arg1
+                            }
+                            Case (0x03)
+                            {
+                                \ZTRA (Concatenate ("set \\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZFLT ",
+                                    ToDecimalString (Arg1)))
+                                ZFLT = Arg1
+                                \_SB.ZPST (0x03050009, (Arg1 == One))
+                                \_SB.ZPST (0x0305000A, (Arg1 == One))
+                            }
+                            Default
+                            {
+                                Return (Ones)
+                            }
                         }
+
                         Return (Arg1)
+                    }
+
+                    /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB0's link down */
+                    Method (AVND, 0, NotSerialized)
+                    {
+                        If (((\_SB.PCI0.S38.UPSB.DSB0.LDIS == One) ||
+                            (\_SB.GGDV (0x03050009) == Zero)))
+                        {
+                            Return (0xFFFFFFFF)
+                        }
+
+                        Return (0x15EB8086)
+                    }
+
+                    Method (PCED, 0, Serialized)
+                    {
+                        \_SB.PCI0.S38.GNHI = One
+                        If ((\_SB.PCI0.S38.UGIO () != Zero))
+                        {
+                            \_SB.PCI0.S38.UPSB.DSB0.PRSR = One
+                        }
+
+                        If ((\_SB.PCI0.S38.UPSB.DSB0.PRSR != Zero))
+                        {
+                            /* the real AML waits for DSB0's link, then 150 ms */
+                            Sleep (0x96)
+                        }
+
+                        /* ... and for the NHI's ID (one pass of its loop) */
+                        If ((AVND () != 0xFFFFFFFF))
+                        {
+                            \_SB.PCI0.S38.UPSB.DSB0.PCIA = One
+                        }
+
+                        \_SB.PCI0.S38.UPSB.DSB0.PRSR = Zero
+                        \_SB.PCI0.S38.UPSB.DSB0.IIP3 = Zero
                     }
 
                     /* Arg0 <= 1: the Thunderbolt vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If ((Arg0 <= One))
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S38.UPSB.DSB0.NHI0.RTPC ",
+                            ToDecimalString (Arg0)))
+                        If ((ZFLT == 0x03))
                         {
-                            \_SB.PCI0.S38.RTBT = Arg0
+                            /* TEST ONLY fault: the method fails */
+                            Local0 = Zero
+                            Local0 = (One / Local0)
                         }
+
+                        If (OSDW ())
+                        {
+                            If ((Arg0 <= One))
+                            {
+                                \_SB.PCI0.S38.RTBT = Arg0
+                            }
+                        }
+
                         Return (Zero)
                     }
 
-                    /* Arg1: settle delay after the link is up (tb_macpm passes 0) */
+                    Method (_PS0, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB0.NHI0._PS0")
+                        If (OSDW ())
+                        {
+                            PCED ()
+                            \_SB.PCI0.S38.CTBT ()
+                        }
+                    }
+
+                    Method (_PS3, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB0.NHI0._PS3")
+                    }
+                    /* TRPE(Arg0, settle ms): the Thunderbolt rail alone, the root port's D3 and L23 */
                     Method (TRPE, 2, Serialized)
                     {
+                        \ZTRC (Concatenate (Concatenate ("\\_SB.PCI0.S38.UPSB.DSB0.NHI0.TRPE ",
+                            ToDecimalString (Arg0)), Concatenate (" ", ToDecimalString (Arg1))))
                         ZTRP++
-                        If ((Arg0 <= One))
+                        If (OSDW ())
                         {
-                            If ((Arg0 == Zero))
+                            If ((Arg0 <= One))
                             {
-                                ZCOF++
-                                If ((ZFLT != One))
+                                If ((Arg0 == Zero))
                                 {
-                                    ZPWR = Zero
+                                    \_SB.PCI0.S38.PUPD (Zero, 0x02)
+                                    \_SB.PCI0.S38.PSTA = 0x03
+                                    \_SB.SGOV (0x03050009, Zero)
+                                    \_SB.SGDO (0x03050009)
+                                }
+                                ElseIf (((\_SB.GGOV (0x03050009) == Zero) &&
+                                    (\_SB.GGDV (0x03050009) == Zero)))
+                                {
+                                    \_SB.PCI0.S38.PSTA = Zero
+                                    \_SB.SGDI (0x03050009)
+                                    Sleep (0x1E)
+                                    \_SB.PCI0.S38.PUPD (One, 0x02)
+                                    /* the link trains at once; the settle delay stays */
+                                    Sleep (Arg1)
+                                    /* the upstream port's ID at the first try: no retry */
                                 }
                             }
-                            Else
-                            {
-                                ZCON++
-                                Sleep (ZUPD)
-                                Sleep (Arg1)
-                                ZPWR = One
-                            }
                         }
+
                         Return (Zero)
+                    }
+
+                    /* Arg0 == 0: both rails off, the USB one first (not under OSDW) */
+                    Method (SXFP, 1, Serialized)
+                    {
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S38.UPSB.DSB0.NHI0.SXFP ",
+                            ToDecimalString (Arg0)))
+                        If ((Arg0 == Zero))
+                        {
+                            If ((\_SB.GGDV (0x0305000A) == One))
+                            {
+                                \_SB.SGOV (0x0305000A, Zero)
+                                \_SB.SGDO (0x0305000A)
+                                Sleep (0x64)
+                            }
+
+                            \_SB.SGOV (0x03050009, Zero)
+                            \_SB.SGDO (0x03050009)
+                        }
+                    }
+
+                    /* a flag only on this Mac (no reset pad; nothing calls it) */
+                    Name (XRTE, Zero)
+                    Method (XRST, 1, Serialized)
+                    {
+                        If ((Arg0 == Zero))
+                        {
+                            XRTE = Zero
+                        }
+                        ElseIf ((Arg0 == One))
+                        {
+                            XRTE = One
+                        }
                     }
                 }
             }
@@ -338,19 +1632,146 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
             Device (DSB2)
             {
                 Name (_ADR, 0x00020000)
+                Name (PSTA, Zero)
+                Name (LDIS, Zero)
+                Name (IIP3, Zero)
+                Name (PRSR, Zero)
+                Name (PCIA, One)
+                Method (PCEU, 0, Serialized)
+                {
+                    PRSR = Zero
+                    If ((PSTA != Zero))
+                    {
+                        PRSR = One
+                        PSTA = Zero
+                    }
 
-                /* the controller's USB 3.1 xHCI (15ec on the Mac; QEMU's qemu-xhci) */
-                Device (XHC2)
+                    If ((LDIS == One))
+                    {
+                        PRSR = One
+                        LDIS = Zero
+                    }
+                }
+
+                Method (PCDA, 0, Serialized)
+                {
+                    If ((POFF () != Zero))
+                    {
+                        PCIA = Zero
+                        PSTA = 0x03
+                        LDIS = One
+                        /* the link drops at once */
+                        \_SB.PCI0.S38.GXCI = Zero
+                        \_SB.PCI0.S38.UGIO ()
+                    }
+
+                    IIP3 = One
+                }
+
+                Method (POFF, 0, Serialized)
+                {
+                    Return (!\_SB.PCI0.S38.RUSB)
+                }
+
+                Method (_PS0, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB2._PS0")
+                    If (OSDW ())
+                    {
+                        PCEU ()
+                    }
+                }
+
+                Method (_PS3, 0, Serialized)
+                {
+                    \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB2._PS3")
+                    If (OSDW ())
+                    {
+                        PCDA ()
+                    }
+                }
+
+                /* the controller's USB 3.1 xHCI (15ec on the Mac, _PRW 0x6D; QEMU's qemu-xhci) */
+                Device (XHC3)
                 {
                     Name (_ADR, Zero)
+
+                    /* TEST ONLY: the USB rail, 1 = on */
+                    Method (ZPWR, 0, NotSerialized)
+                    {
+                        Return (\_SB.GGDV (0x0305000A))
+                    }
+
+                    /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */
+                    Method (AVND, 0, NotSerialized)
+                    {
+                        If (((\_SB.PCI0.S38.UPSB.DSB2.LDIS == One) ||
+                            (\_SB.GGDV (0x0305000A) == Zero)))
+                        {
+                            Return (0xFFFFFFFF)
+                        }
+
+                        Return (0x15EC8086)
+                    }
+
+                    Method (PCED, 0, Serialized)
+                    {
+                        \_SB.PCI0.S38.GXCI = One
+                        If ((\_SB.PCI0.S38.UGIO () != Zero))
+                        {
+                            \_SB.PCI0.S38.UPSB.DSB2.PRSR = One
+                        }
+
+                        If ((\_SB.PCI0.S38.UPSB.DSB2.PRSR != Zero))
+                        {
+                            /* the real AML waits for DSB2's link, then 150 ms */
+                            Sleep (0x96)
+                        }
+
+                        /* ... and for the xHCI's ID (one pass of its loop) */
+                        If ((AVND () != 0xFFFFFFFF))
+                        {
+                            \_SB.PCI0.S38.UPSB.DSB2.PCIA = One
+                        }
+
+                        \_SB.PCI0.S38.UPSB.DSB2.PRSR = Zero
+                        \_SB.PCI0.S38.UPSB.DSB2.IIP3 = Zero
+                    }
+
+                    Method (_PS0, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB2.XHC3._PS0")
+                        If (OSDW ())
+                        {
+                            PCED ()
+                        }
+                    }
+
+                    Method (_PS3, 0, Serialized)
+                    {
+                        \ZTRC ("\\_SB.PCI0.S38.UPSB.DSB2.XHC3._PS3")
+                    }
 
                     /* Arg0 <= 1: the USB vote (1 = forced on) */
                     Method (RTPC, 1, Serialized)
                     {
-                        If ((Arg0 <= One))
+                        \ZTRC (Concatenate ("\\_SB.PCI0.S38.UPSB.DSB2.XHC3.RTPC ",
+                            ToDecimalString (Arg0)))
+                        If ((\_SB.PCI0.S38.UPSB.DSB0.NHI0.ZFLT == 0x03))
                         {
-                            \_SB.PCI0.S38.RUSB = Arg0
+                            /* TEST ONLY fault: the method fails */
+                            Local0 = Zero
+                            Local0 = (One / Local0)
                         }
+
+                        If (OSDW ())
+                        {
+                            If ((Arg0 <= One))
+                            {
+                                \_SB.PCI0.S38.RUSB = Arg0
+                            }
+                        }
+
                         Return (Zero)
                     }
                 }
