@@ -589,11 +589,15 @@ tb_is()
 }
 
 # tb_xfw N NAME: the TEST ONLY integer NAME of controller N's xHCI (Thunderbolt
-# 3 profiles: XHC2 in DSB2, beside the NHI's DSB0), e.g. ZPWR, its USB rail
+# 3 profiles: XHC2 or XHC3 in DSB2, beside the NHI's DSB0), e.g. ZPWR, its
+# USB rail
 tb_xfw()
 {
 	_a=$(tb_nth "$EXPECT_TB_ACPI" "$1")
-	tb_eval "${_a%.DSB0.NHI0}.DSB2.XHC2.$2"
+	# XHC2, or XHC3 as the second controller's is named on some Macs
+	_v=$(tb_eval "${_a%.DSB0.NHI0}.DSB2.XHC2.$2")
+	[ -n "$_v" ] || _v=$(tb_eval "${_a%.DSB0.NHI0}.DSB2.XHC3.$2")
+	echo "$_v"
 }
 
 # tb_rails N: controller N's rails and the firmware's flags (Thunderbolt 3's

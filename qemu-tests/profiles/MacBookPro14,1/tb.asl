@@ -297,7 +297,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     Return (0xFFFFFFFF)
                 }
 
-                Return (0x15D38086)
+                Return (0x15788086)
             }
 
             Method (PCED, 0, Serialized)
