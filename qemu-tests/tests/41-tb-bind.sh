@@ -70,7 +70,8 @@ for nhi in $EXPECT_TB_NHI; do
 	upsb=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/../..)")
 	dsb0=$(basename "$(readlink -f /sys/bus/pci/devices/$nhi/..)")
 	rp=$(basename "$(readlink -f "/sys/bus/pci/devices/$upsb/..")")
-	parent=$(basename "$(readlink -f "$d/..")")
+	# the switch's device below its parent's class glue directory "tb_macpm"
+	parent=$(basename "$(readlink -f "$d/../..")")
 	xhci=$(tb_find_dev 1b36:000d "$nhi")
 	if tb_votes "$i"; then
 		# Thunderbolt 3's votes: the switch supplies the root port (a
@@ -81,7 +82,7 @@ for nhi in $EXPECT_TB_NHI; do
 		links_ok() {
 			[ -e "/sys/class/devlink/:$nhi-nhi-vote--pci:$nhi" ] &&
 			{ [ -z "$xhci" ] || [ -e "/sys/class/devlink/:$nhi-xhci-vote--pci:$xhci" ]; } &&
-			[ "$parent" != "$rp" ]
+			[ "$parent" = "$(basename "$(readlink -f "/sys/bus/pci/devices/$rp/..")")" ]
 		}
 	else
 		consumer=$upsb

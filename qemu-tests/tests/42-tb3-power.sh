@@ -63,6 +63,9 @@ for n in $EXPECT_TB_NHI; do
 done
 # (tb_fast lets every controller's xHCI runtime-suspend, as xhci-pci does)
 xhci=$(tb_find_dev 1b36:000d "$nhi")
+# the second controller off first: on its way the firmware may power its
+# rails once more (the second port's _PS3 with the root port up)
+[ -z "$(tb_nth "$EXPECT_TB_NHI" 2)" ] || wait_until 30 tb_is 2 off > /dev/null
 other_on0=$(tb_fw 2 ZCON)
 votes() { echo "RTBT/RUSB $(tb_eval "$rp_acpi.RTBT")/$(tb_eval "$rp_acpi.RUSB")"; }
 # the votes, the rails and the firmware's flags (votes), or the votes alone (TRPE)

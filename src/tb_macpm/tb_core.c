@@ -648,10 +648,13 @@ static void tb_unbind(struct tb_ctrl *ctrl)
 	if (ctrl->ops->power_with_upsb)
 		pm_runtime_get_sync(&ctrl->upsb->dev);
 	ret = pm_runtime_get_sync(&ctrl->dev);
-	/* Thunderbolt 3: the votes back (RTPC(1)) and their devices gone */
+	tb_ctrl_power_exit(ctrl);
+	/*
+	 * Thunderbolt 3: the votes back (RTPC(1)) and their devices gone,
+	 * once no work of the controller's can reach them
+	 */
 	if (ctrl->ops->detach)
 		ctrl->ops->detach(ctrl);
-	tb_ctrl_power_exit(ctrl);
 	tb_give_root_switch(ctrl);
 	tb_unlink_ports(ctrl);
 	if (ctrl->link)

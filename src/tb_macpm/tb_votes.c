@@ -119,6 +119,16 @@ static int tb_rtpc(struct tb_ctrl *ctrl, acpi_handle handle, const char *what, b
 	return 0;
 }
 
+/* Ask the votes other than @except to go, where their function is idle. */
+static void tb_votes_nudge(struct tb_ctrl *ctrl, struct tb_vote *except)
+{
+	unsigned int i;
+
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i] && ctrl->vote[i] != except)
+			pm_request_idle(&ctrl->vote[i]->dev);
+}
+
 /*
  * The function is idle (its runtime suspend is done): give its vote back,
  * unless the controller must stay on. The downstream port above suspends
@@ -149,6 +159,13 @@ static int tb_vote_runtime_suspend(struct device *dev)
 		dev_dbg(&ctrl->dev, "%s's vote given back (RTPC(0))\n", v->what);
 	}
 	mutex_unlock(&ctrl->lock);
+	/*
+	 * The other vote may have refused while something kept the
+	 * controller on (a peer connected, now gone): what let this one go
+	 * lets it go too, if its function is idle.
+	 */
+	if (!ret)
+		tb_votes_nudge(ctrl, v);
 	return ret;
 }
 
@@ -274,18 +291,23 @@ static struct tb_vote *tb_vote_add(struct tb_ctrl *ctrl, acpi_handle handle,
 }
 
 /*
- * Take the vote back for good (RTPC(1)) and remove it (tb_ctrls_lock held):
- * the controller is released, or a device of it goes away.
+ * Take the vote back for good (RTPC(1)) and stop its runtime PM: no
+ * callback of it runs after this (tb_ctrls_lock held).
  */
-static void tb_vote_remove(struct tb_vote *v)
+static void tb_vote_stop(struct tb_vote *v)
 {
 	/* resumes the port above, then the vote: RTPC(1) */
 	pm_runtime_get_sync(&v->dev);
 	cancel_delayed_work_sync(&v->retry_work);
+	pm_runtime_disable(&v->dev);
+}
+
+/* Remove a stopped vote (tb_ctrls_lock held). */
+static void tb_vote_remove(struct tb_vote *v)
+{
 	if (v->link)
 		device_link_del(v->link);
 	pci_dev_put(v->fn);
-	pm_runtime_disable(&v->dev);
 	pm_runtime_put_noidle(&v->dev);
 	device_del(&v->dev);
 	pci_dev_put(v->port);
@@ -356,6 +378,10 @@ static void tb_votes_detach(struct tb_ctrl *ctrl)
 {
 	unsigned int i;
 
+	/* all stopped first: a vote's suspend may nudge the other (tb_votes_nudge()) */
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i])
+			tb_vote_stop(ctrl->vote[i]);
 	for (i = 0; i < TB_NR_VOTES; i++) {
 		if (ctrl->vote[i])
 			tb_vote_remove(ctrl->vote[i]);
