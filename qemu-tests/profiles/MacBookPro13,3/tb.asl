@@ -87,6 +87,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
     External (\_SB.ZPCF, MethodObj)
     External (\_SB.ZPCN, MethodObj)
     External (\_SB.ZPST, MethodObj)
+    External (\_SB.ZPTO, MethodObj)
     External (\OSDW, MethodObj)
 
     Scope (\_SB.PCI0.S30)
@@ -514,6 +515,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                         Return (\_SB.GGDV (0x01070004))
                     }
 
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x01070004))
+                    }
+
                     /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                     Method (ZCON, 0, NotSerialized)
                     {
@@ -811,6 +818,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbArMB13", 0x00001000)
                     Method (ZPWR, 0, NotSerialized)
                     {
                         Return (\_SB.GGDV (0x01070007))
+                    }
+
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x01070007))
                     }
 
                     /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */

@@ -76,6 +76,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
     External (\_SB.ZPCF, MethodObj)
     External (\_SB.ZPCN, MethodObj)
     External (\_SB.ZPST, MethodObj)
+    External (\_SB.ZPTO, MethodObj)
     External (\OSDW, MethodObj)
 
     Scope (\_SB.PCI0.S30)
@@ -460,6 +461,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                         Return (\_SB.GGDV (0x02060000))
                     }
 
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x02060000))
+                    }
+
                     /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                     Method (ZCON, 0, NotSerialized)
                     {
@@ -765,6 +772,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     Method (ZPWR, 0, NotSerialized)
                     {
                         Return (\_SB.GGDV (0x02060001))
+                    }
+
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x02060001))
                     }
 
                     Method (ZCON, 0, NotSerialized)

@@ -95,6 +95,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
     External (\_SB.ZPCF, MethodObj)
     External (\_SB.ZPCN, MethodObj)
     External (\_SB.ZPST, MethodObj)
+    External (\_SB.ZPTO, MethodObj)
     External (\OSDW, MethodObj)
 
     /* the DSDT's NVS fields (the NHIs' MMIO bases on the Mac): nonzero, present */
@@ -603,6 +604,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                             Return (\_SB.GGDV (0x01060004))
                         }
 
+                        /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                        Method (ZPOT, 0, NotSerialized)
+                        {
+                            Return (\_SB.ZPTO (0x01060004))
+                        }
+
                         /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                         Method (ZCON, 0, NotSerialized)
                         {
@@ -871,6 +878,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Method (ZPWR, 0, NotSerialized)
                         {
                             Return (\_SB.GGDV (0x01060005))
+                        }
+
+                        /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                        Method (ZPOT, 0, NotSerialized)
+                        {
+                            Return (\_SB.ZPTO (0x01060005))
                         }
 
                         /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */
@@ -1379,6 +1392,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                             Return (\_SB.GGDV (0x01060006))
                         }
 
+                        /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                        Method (ZPOT, 0, NotSerialized)
+                        {
+                            Return (\_SB.ZPTO (0x01060006))
+                        }
+
                         /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                         Method (ZCON, 0, NotSerialized)
                         {
@@ -1641,6 +1660,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TBTPEX", 0x00001000)
                         Method (ZPWR, 0, NotSerialized)
                         {
                             Return (\_SB.GGDV (0x01060007))
+                        }
+
+                        /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                        Method (ZPOT, 0, NotSerialized)
+                        {
+                            Return (\_SB.ZPTO (0x01060007))
                         }
 
                         /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */

@@ -93,6 +93,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
     External (\_SB.ZPCF, MethodObj)
     External (\_SB.ZPCN, MethodObj)
     External (\_SB.ZPST, MethodObj)
+    External (\_SB.ZPTO, MethodObj)
     External (\OSDW, MethodObj)
 
     /* PEG1: the first controller */
@@ -593,6 +594,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                         Return (\_SB.GGDV (0x03050009))
                     }
 
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x03050009))
+                    }
+
                     /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                     Method (ZCON, 0, NotSerialized)
                     {
@@ -883,6 +890,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Method (ZPWR, 0, NotSerialized)
                     {
                         Return (\_SB.GGDV (0x0305000A))
+                    }
+
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x0305000A))
                     }
 
                     /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */
@@ -1460,6 +1473,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                         Return (\_SB.GGDV (0x03050007))
                     }
 
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x03050007))
+                    }
+
                     /* TEST ONLY: the Thunderbolt rail's power-ups and cuts */
                     Method (ZCON, 0, NotSerialized)
                     {
@@ -1750,6 +1769,12 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtPEG12", 0x00001000)
                     Method (ZPWR, 0, NotSerialized)
                     {
                         Return (\_SB.GGDV (0x03050008))
+                    }
+
+                    /* TEST ONLY: ms that rail has been off in all (the benchmark's idle-off share) */
+                    Method (ZPOT, 0, NotSerialized)
+                    {
+                        Return (\_SB.ZPTO (0x03050008))
                     }
 
                     /* TEST ONLY: the vendor ID, all-ones while its rail is off or DSB2's link down */

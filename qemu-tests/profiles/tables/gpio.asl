@@ -17,8 +17,10 @@
  * have it.
  *
  * TEST ONLY on top: per pad, how often it went off (output) and on
- * (input) again (ZPOF, ZPON: the profiles' ZCOF/ZCON), and a fault that
- * keeps it from going off (ZPFS: a chip stuck on). More than ZPDX pads:
+ * (input) again (ZPOF, ZPON: the profiles' ZCOF/ZCON), how long it has
+ * been off in all (ZPTO, ms, from the AML's Timer: what the benchmark's
+ * idle-off share is taken from), and a fault that keeps it from going off
+ * (ZPFS: a chip stuck on). More than ZPDX pads:
  * ZPER counts the overflow and the pad reads as Ones.
  */
 DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
@@ -39,6 +41,12 @@ DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
             Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
             Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
         Name (ZPFS, Package (0x10) {                // fault: 1 = never goes off
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPTA, Package (0x10) {                // ms off, up to ZPTB
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
+            Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
+        Name (ZPTB, Package (0x10) {                // Timer when it went off (0: on)
             Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero,
             Zero, Zero, Zero, Zero, Zero, Zero, Zero, Zero })
         Name (ZPER, Zero)                           // pads that found no room
@@ -101,11 +109,15 @@ DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
                 If ((((Local1 >> 0x08) & 0x03) != 0x02))
                 {
                     ZPOF [Local0] = (DerefOf (ZPOF [Local0]) + One)
+                    ZPTB [Local0] = Timer
                 }
             }
             ElseIf ((((Local1 >> 0x08) & 0x03) == 0x02))
             {
                 ZPON [Local0] = (DerefOf (ZPON [Local0]) + One)
+                ZPTA [Local0] = (DerefOf (ZPTA [Local0]) +
+                    ((Timer - DerefOf (ZPTB [Local0])) / 0x2710))
+                ZPTB [Local0] = Zero
             }
 
             ZPDW [Local0] = Local2
@@ -169,6 +181,19 @@ DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
         {
             Local0 = ZPAD (Arg0)
             Return (DerefOf (ZPON [Local0]))
+        }
+
+        /* ms pad Arg0 has been off (an output) in all, until now */
+        Method (ZPTO, 1, Serialized)
+        {
+            Local0 = ZPAD (Arg0)
+            Local1 = DerefOf (ZPTA [Local0])
+            If ((DerefOf (ZPTB [Local0]) != Zero))
+            {
+                Local1 += ((Timer - DerefOf (ZPTB [Local0])) / 0x2710)
+            }
+
+            Return (Local1)
         }
 
         Method (ZPST, 2, Serialized)
