@@ -82,18 +82,19 @@
  * controller stays on and stay_on_reason says why.
  *
  * Thunderbolt 3. Alpine and Titan Ridge Macs have no XRIN or XRIL: their
- * firmware cuts the power in the root port's _PS3 once RTPC(0) has taken
- * the NHI's and the xHCI's votes back, and restores it in the upstream
- * port's _PS0; it reports a plug through the GPE of a Scope (\_GPE)
- * written in the root port's scope. The module uses that mechanism and
- * never mixes in TRPE (which skips the USB side and the firmware's own
- * bookkeeping, so a later _PS0 or _PS3 would undo it): the power switch's
- * suspend calls RTPC(0) on the NHI and the xHCI; the PCI core suspends the
- * root port after it (the switch is its child) and runs _PS3. Its resume
- * calls RTPC(1), and the upstream port's _PS0, which the PCI core runs
- * right after (the switch is its supplier), powers the controller.
- * Whatever is in use (the NHI, a port, the xHCI with a USB device) keeps
- * the chain and the root port resumed, so _PS3 never runs under it.
+ * firmware switches a Thunderbolt and a USB rail from the _PS3 and _PS0
+ * of the controller's ports and functions, by the NHI's and the xHCI's
+ * RTPC votes and flags of its own; it reports a plug through the GPE of a
+ * Scope (\_GPE) written in the root port's scope. The module uses that
+ * mechanism and never mixes in TRPE (which skips the USB side and the
+ * firmware's own bookkeeping, so a later _PS0 or _PS3 would undo it). A
+ * vote must go before the downstream port above its function suspends:
+ * each vote is a device between the function and that port (tb_votes.c,
+ * "Thunderbolt 3 votes"), and the power switch is the root port's
+ * runtime-PM supplier, so that it records the controller off only once
+ * the root port's _PS3 has cut. The upstream port's _PS0 powers the
+ * controller again. Whatever is in use (the NHI, a port, the xHCI with a
+ * USB device) keeps its vote, its rail and the chain up.
  *
  * MacPro7,1's RTPC is a stub (it returns 0 and writes no vote), so its
  * _PS3 never cuts; its controllers sit below a PCIe switch's downstream
@@ -127,8 +128,8 @@
  * driver is bound to the NHI (the PCI core resumes it for its suspend
  * callback); it stays off only on s2idle with no driver on the NHI, and is
  * then reset and powered up in resume_noirq (see tb_sleep.c). Either way
- * it goes off again once idle. Thunderbolt 3 alike, with the votes (or
- * MacPro7,1's TRPE) in place of XRPE.
+ * it goes off again once idle. Thunderbolt 3 alike, with the upstream
+ * port's _PS0 (or MacPro7,1's TRPE) in place of XRPE.
  */
 
 bool tb_power_down = true;
