@@ -31,13 +31,14 @@ off0=$(tb_attr 1 off_ms) on0=$(tb_attr 1 on_ms)
 rails=
 if tb_gen3 1; then
 	tbt0=$(tb_fw 1 ZPOT) usb0=$(tb_xfw 1 ZPOT)
-	t0=$(uptime_cs)
+	# the same clock as the pads' (the guest's uptime drifts from it under TCG)
+	t0=$(tb_eval '\_SB.ZPTM')
 fi
 sleep 60
 off1=$(tb_attr 1 off_ms) on1=$(tb_attr 1 on_ms)
 share=$(awk -v f=$((off1 - off0)) -v n=$((on1 - on0)) 'BEGIN { printf "%.2f", 100 * f / (f + n) }')
 if tb_gen3 1; then
-	ms=$(( ($(uptime_cs) - t0) * 10 ))
+	ms=$(( $(tb_eval '\_SB.ZPTM') - t0 ))
 	rails=$(awk -v t=$(( $(tb_fw 1 ZPOT) - tbt0 )) -v u=$(( $(tb_xfw 1 ZPOT) - usb0 )) -v ms="$ms" \
 		'BEGIN { printf " tbt_rail_off_share_pct=%.2f usb_rail_off_share_pct=%.2f", 100 * t / ms, 100 * u / ms }')
 fi

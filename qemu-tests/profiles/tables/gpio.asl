@@ -196,6 +196,12 @@ DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
             Return (Local1)
         }
 
+        /* ms now, on the clock ZPTO counts with (the AML's Timer) */
+        Method (ZPTM, 0, Serialized)
+        {
+            Return ((Timer / 0x2710))
+        }
+
         Method (ZPST, 2, Serialized)
         {
             Local0 = ZPAD (Arg0)
