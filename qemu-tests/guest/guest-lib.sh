@@ -510,6 +510,16 @@ fw_trace_take()
 	echo "trace $(base64 -w0 < /tmp/fwtrace.chunk)" > "$RESULTS"
 }
 
+# fw_trace_peek: the firmware calls recorded since the last take (\ZTRS),
+# left for the next take; "error ..." on a profile that records none
+fw_trace_peek()
+{
+	modprobe macsupport_test_acpi 2> /dev/null
+	echo '\ZTRS' > /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null &&
+		cat /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null ||
+		echo "error cannot evaluate \\ZTRS (macsupport_test_acpi)"
+}
+
 # --- Thunderbolt (tb_macpm) ------------------------------------------------------
 # A profile with emulated Thunderbolt controllers lists, in the same order:
 # EXPECT_TB_NHI (the stand-in NHIs' PCI addresses), EXPECT_TB_ACPI (their
