@@ -500,14 +500,25 @@ fw_trace_take()
 	[ "${FW_TRACE:-0}" = 1 ] || return 0
 	_fm=${2:-tb_macpm}
 	modprobe macsupport_test_acpi 2> /dev/null
-	if ! echo '\ZTRT' > /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null ||
-	   ! cat /sys/kernel/debug/macsupport_test_acpi/string > /tmp/fwtrace.chunk 2> /dev/null; then
+	# "trace" (read-only: still open to us once a test locked the kernel
+	# down) takes it, \ZTRT, as it is opened
+	if ! cat /sys/kernel/debug/macsupport_test_acpi/trace > /tmp/fwtrace.chunk 2> /dev/null; then
 		echo "error cannot evaluate \\ZTRT (macsupport_test_acpi)" > /tmp/fwtrace.chunk
 	fi
 	# an error of the helper is one line, a trace never starts with "error"
 	sed -i '1s/^error /trace-error /' /tmp/fwtrace.chunk
 	echo "mark $1 $_fm" >> /tmp/fwtrace.chunk
 	echo "trace $(base64 -w0 < /tmp/fwtrace.chunk)" > "$RESULTS"
+}
+
+# fw_trace_peek: the firmware calls recorded since the last take (\ZTRS),
+# left for the next take; "error ..." on a profile that records none
+fw_trace_peek()
+{
+	modprobe macsupport_test_acpi 2> /dev/null
+	echo '\ZTRS' > /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null &&
+		cat /sys/kernel/debug/macsupport_test_acpi/string 2> /dev/null ||
+		echo "error cannot evaluate \\ZTRS (macsupport_test_acpi)"
 }
 
 # --- Thunderbolt (tb_macpm) ------------------------------------------------------

@@ -12,9 +12,14 @@
  * the file returns "ok <integer>", "ok" for a non-integer result, or
  * "error <ACPI status>" ("error bad arguments" for an unparsable line).
  * The file "string" does the same for a method or object whose value is a
- * String (the profiles' firmware-call trace, \ZTRT): reading it returns
+ * String (the profiles' firmware-call trace, \ZTRS): reading it returns
  * the string itself, up to TEST_ACPI_STRING_MAX bytes, or "error ..." on
  * its first line (not a string, too long, or the evaluation failed).
+ * The read-only file "trace" takes the firmware-call trace: opening it
+ * evaluates \ZTRT (the trace so far, and a new one from there), reading
+ * it returns the result as "string" does. Being read-only, it stays open
+ * to the guest after a test has locked the kernel down, which refuses the
+ * writable debugfs files (LOCKDOWN_DEBUGFS).
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
@@ -84,30 +89,34 @@ static int test_acpi_eval_line(const char __user *ubuf, size_t count, char *line
 	return 0;
 }
 
+/* A String result, or "error ...", into @buf (TEST_ACPI_STRING_MAX bytes). */
+static void test_acpi_string_result(char *buf, acpi_status status, union acpi_object *obj)
+{
+	if (ACPI_FAILURE(status))
+		snprintf(buf, TEST_ACPI_STRING_MAX, "error %s\n", acpi_format_exception(status));
+	else if (!obj || obj->type != ACPI_TYPE_STRING)
+		snprintf(buf, TEST_ACPI_STRING_MAX, "error not a string\n");
+	else if (obj->string.length >= TEST_ACPI_STRING_MAX)
+		snprintf(buf, TEST_ACPI_STRING_MAX, "error %u bytes, longer than %d\n",
+			 obj->string.length, TEST_ACPI_STRING_MAX - 1);
+	else
+		strscpy(buf, obj->string.pointer, TEST_ACPI_STRING_MAX);
+}
+
 static ssize_t test_acpi_string_write(struct file *file, const char __user *ubuf, size_t count,
 				      loff_t *ppos)
 {
 	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
-	union acpi_object *obj;
 	char line[256], *path = line;
 	acpi_status status = AE_OK;
 	int ret;
 
 	mutex_lock(&test_acpi_lock);
 	ret = test_acpi_eval_line(ubuf, count, line, sizeof(line), &path, &out, &status);
-	obj = out.pointer;
 	if (ret)
 		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error bad arguments\n");
-	else if (ACPI_FAILURE(status))
-		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error %s\n",
-			 acpi_format_exception(status));
-	else if (!obj || obj->type != ACPI_TYPE_STRING)
-		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error not a string\n");
-	else if (obj->string.length >= TEST_ACPI_STRING_MAX)
-		snprintf(test_acpi_string, TEST_ACPI_STRING_MAX, "error %u bytes, longer than %d\n",
-			 obj->string.length, TEST_ACPI_STRING_MAX - 1);
 	else
-		strscpy(test_acpi_string, obj->string.pointer, TEST_ACPI_STRING_MAX);
+		test_acpi_string_result(test_acpi_string, status, out.pointer);
 	mutex_unlock(&test_acpi_lock);
 	kfree(out.pointer);
 	return ret ?: count;
@@ -130,6 +139,47 @@ static const struct file_operations test_acpi_string_fops = {
 	.read	= test_acpi_string_read,
 	.write	= test_acpi_string_write,
 	.llseek	= default_llseek,
+};
+
+/* "trace": the trace taken at open, for this file descriptor's reads */
+static int test_acpi_trace_open(struct inode *inode, struct file *file)
+{
+	struct acpi_buffer out = { ACPI_ALLOCATE_BUFFER, NULL };
+	acpi_status status;
+	char *buf;
+
+	buf = kvzalloc(TEST_ACPI_STRING_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&test_acpi_lock);
+	status = acpi_evaluate_object(NULL, "\\ZTRT", NULL, &out);
+	test_acpi_string_result(buf, status, out.pointer);
+	mutex_unlock(&test_acpi_lock);
+	kfree(out.pointer);
+	file->private_data = buf;
+	return 0;
+}
+
+static ssize_t test_acpi_trace_read(struct file *file, char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	const char *buf = file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static int test_acpi_trace_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations test_acpi_trace_fops = {
+	.owner		= THIS_MODULE,
+	.open		= test_acpi_trace_open,
+	.read		= test_acpi_trace_read,
+	.release	= test_acpi_trace_release,
+	.llseek		= default_llseek,
 };
 
 static ssize_t test_acpi_eval_write(struct file *file, const char __user *ubuf, size_t count,
@@ -187,6 +237,7 @@ static int __init macsupport_test_acpi_init(void)
 	test_acpi_dir = debugfs_create_dir("macsupport_test_acpi", NULL);
 	debugfs_create_file("eval", 0600, test_acpi_dir, NULL, &test_acpi_eval_fops);
 	debugfs_create_file("string", 0600, test_acpi_dir, NULL, &test_acpi_string_fops);
+	debugfs_create_file("trace", 0400, test_acpi_dir, NULL, &test_acpi_trace_fops);
 	return 0;
 }
 module_init(macsupport_test_acpi_init);

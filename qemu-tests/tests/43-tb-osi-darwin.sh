@@ -6,8 +6,10 @@
 # Mac in the reference XRPE and TRPE then do nothing (If (OSDW ())). A
 # power-down would be a lie: tb_macpm still lists the controller but keeps
 # it on, says why in stay_on_reason, and never calls the power method.
-# Emulated: the profile's SSDT leaves the OSDW () guard out of XRPE, so a
-# module that called XRPE(0) anyway is seen (ZCOF, ZPWR) rather than hidden.
+# Emulated: the profile's XRPE is the real one, OSDW () guard included, so
+# a call would change nothing: the firmware-call trace (its \ZTRC, TEST
+# ONLY) shows whether the module made one at all (without a trace, ZCOF,
+# the firmware's cuts, which the guard hides).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] || skip_test tb_macpm "$PROFILE is not an Apple machine"
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
@@ -19,13 +21,20 @@ tb_fast "$nhi"
 # past the autosuspend delays (200 ms each) that would end in a power-down
 sleep 3
 reason=$(tb_attr 1 stay_on_reason)
-of=$(tb_fw 1 ZCOF)
+trace=$(fw_trace_peek)
+if [ "${trace#error}" = "$trace" ]; then
+	of=$(printf '%s\n' "$trace" | grep -c '^call .*\.[XT]RPE 0$')
+	how="XRPE/TRPE(0) calls in the firmware-call trace"
+else
+	of=$(tb_fw 1 ZCOF)
+	how="ZCOF"
+fi
 case "$reason" in
 *'_OSI("Darwin") answers false'*)
 	if [ "$(tb_attr 1 power_state)" = on ] && [ "$of" = 0 ] && [ "$(tb_fw 1 ZPWR)" = 1 ]; then
-		pass tb_macpm no-darwin-stays-on "listed, on, power method never called (ZCOF $of): '$reason'"
+		pass tb_macpm no-darwin-stays-on "listed, on, power method never called ($how: $of): '$reason'"
 	else
-		fail tb_macpm no-darwin-stays-on "reason said, but $(tb_state 1)"
+		fail tb_macpm no-darwin-stays-on "reason said, but $how $of, $(tb_state 1)"
 	fi ;;
 *)
 	fail tb_macpm no-darwin-stays-on "$(tb_state 1); $(dmesg_since tb-osi | grep tb_macpm | tail -2 | tr '\n' ' ')" ;;

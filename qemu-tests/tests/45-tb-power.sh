@@ -5,12 +5,15 @@
 # powers it up, a device hot-added under a downstream port is enumerated by
 # pciehp, and once it is gone the controller goes off again. Thunderbolt 3
 # has no XRIN: its power-down through the votes is 42-tb3-power.sh's.
-# Emulated: the controller's power is the SSDT's ZPWR (XRPE/TRPE), "plugged"
-# its ZPLG (XRIL), the GPE is one QEMU raises (vmgenid: 0x05, CPU hot-add:
-# 0x02) instead of the real pin's; the stand-in NHI driver behaves as
-# thunderbolt.ko does for runtime PM. QEMU's devices keep their config space
-# when "unpowered": the stand-in checks that no driver callback ran while
-# ZPWR was 0 ("unpowered" must stay 0).
+# Emulated: the controller's power is the rail GPIO that the SSDT's XRPE/TRPE
+# switch (the real tables' Darwin branch; the GPIO a TEST ONLY Name, ZPWR
+# reads it), "plugged" its ZPLG (the plug line XRIL returns), the GPE is one
+# QEMU raises (vmgenid: 0x05, CPU hot-add: 0x02) instead of the real pin's;
+# the stand-in NHI driver behaves as thunderbolt.ko does for runtime PM.
+# QEMU's devices keep their config space when "unpowered": the stand-in
+# checks that no driver callback ran while ZPWR was 0 ("unpowered" must stay
+# 0). At each checkpoint (fw_trace_take) the host replays the firmware calls
+# so far on the Mac's own tables (replay.map: what they must show there).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 ! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE (no XRIL, no XRIN): 42-tb3-power.sh"
@@ -34,6 +37,7 @@ else
 	fail tb_macpm idle-off "not off after 20 s: $(tb_state 1)"
 	return 0
 fi
+fw_trace_take idle-off
 
 # a plug: XRIL says "plugged", then the GPE
 wakes0=$(tb_attr 1 gpe_wakes)
@@ -51,6 +55,7 @@ else
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 	return 0
 fi
+fw_trace_take plug-powers-on
 
 # the tunnel's device appears under a downstream port: pciehp enumerates it
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
@@ -79,6 +84,7 @@ if t=$(wait_until 30 tb_is 1 off); then
 else
 	fail tb_macpm unplug-off-again "$(tb_state 1)"
 fi
+fw_trace_take unplug-off-again
 check tb_macpm no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
 
 # A plug that nothing resumed for (review finding F6): the NHI suspended while the
@@ -117,6 +123,7 @@ else
 		pass tb_macpm plug-in-window "refused $t s after the NHI was let go (XRIL: plugged), powered again, NHI resumes ${res0:-n/a} -> ${res1:-n/a}, still managed ('$reason'); emulated: ZPLG"
 	fi
 fi
+fw_trace_take plug-refused
 tb_fw_set 1 ZPLG 0
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
 if t=$(wait_until 40 tb_is 1 off); then
@@ -124,4 +131,5 @@ if t=$(wait_until 40 tb_is 1 off); then
 else
 	fail tb_macpm plug-in-window-off-again "$(tb_state 1)"
 fi
+fw_trace_take refused-off-again
 check tb_macpm plug-in-window-no-unpowered-access [ "$(tb_unpowered "$nhi")" = 0 ]
