@@ -989,7 +989,7 @@ static const struct file_operations test_nhi_cable_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= test_nhi_cable_write,
-	.llseek	= no_llseek,
+	.llseek	= default_llseek,
 };
 
 static int test_nhi_ports_show(struct seq_file *s, void *unused)
