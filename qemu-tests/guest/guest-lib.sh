@@ -824,6 +824,96 @@ tb_rsw_children()
 # hotplug port N (from 1), or disconnects (0)
 tb_xdomain() { echo "$2" > "/sys/kernel/debug/macsupport_test_nhi/$1/xdomain"; }
 
+# tb_cable N PORT plug|unplug: the cable into (out of) controller N's hotplug
+# port PORT (from 1, in slot order): whether a router answers behind it, as
+# the stand-in's chip sees it. The stand-in reports the change to its
+# connection manager only while the NHI listens (runtime-active, powered);
+# a router found gets its PCIe tunnel, whose device the test then has the
+# host add (tb_tunnel_follow). The plug-detect GPIO (ZPLG) and the plug GPE
+# stay the firmware's: the test sets and raises them itself.
+tb_cable()
+{
+	echo "$3 $2" > "/sys/kernel/debug/macsupport_test_nhi/$(tb_nth "$EXPECT_TB_NHI" "$1")/cable"
+}
+
+# tb_port_info N PORT KEY: the stand-in's view of controller N's hotplug port
+# PORT: cable (1 in), router (its name, "-" for none), tunnel (1: its device
+# is wanted below the port), present (PCI devices below the port)
+tb_port_info()
+{
+	awk -v p="$2" -v k="$3" '$1 == p { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1)
+		print substr($i, length(k) + 2) }' \
+		"/sys/kernel/debug/macsupport_test_nhi/$(tb_nth "$EXPECT_TB_NHI" "$1")/ports" 2>/dev/null
+}
+
+# tb_port_is N PORT KEY VALUE: tb_port_info says VALUE
+tb_port_is() { [ "$(tb_port_info "$1" "$2" "$3")" = "$4" ]; }
+
+# tb_port_line N PORT: that port's line of the stand-in's "ports", for test lines
+tb_port_line()
+{
+	sed -n "s/^$2 //p" "/sys/kernel/debug/macsupport_test_nhi/$(tb_nth "$EXPECT_TB_NHI" "$1")/ports" 2>/dev/null
+}
+
+# tb_tunnel_follow N PORT up|down SECONDS: carry out the stand-in's decision
+# for the PCIe tunnel through controller N's hotplug port PORT. Waits up to
+# SECONDS until its connection manager wants the tunnel up (or down); then
+# the host hot-adds the tunnel's device below the port (a pci-testdev, QMP
+# device_add) or removes it (device_del), and pciehp's work is waited for
+# (at most 15 s for an add, 20 s for a removal). The device is never added
+# before the stand-in wants it: what appears below the port is what the
+# stand-in tunnelled. Returns 0 once done, 1 if the stand-in did not want
+# it within SECONDS, 2 if the host or pciehp failed; TB_WHY says why.
+TB_WHY=
+tb_tunnel_follow()
+{
+	TB_WHY=
+	_tf_w=1
+	[ "$3" = down ] && _tf_w=0
+	_tf_state="port $2 of controller $1"
+	_tf_want() { [ "$(tb_port_info "$1" "$2" tunnel)" = "$_tf_w" ]; }
+	if ! _tf_t=$(wait_until "$4" _tf_want "$1" "$2"); then
+		TB_WHY="the stand-in's connection manager did not want the tunnel $3 within $4 s ($_tf_state: $(tb_port_line "$1" "$2"))"
+		return 1
+	fi
+	# the device's QEMU id, kept for its removal (tests are subshells)
+	_tf_idf=/tmp/tb-tunnel-$1-$2
+	if [ "$_tf_w" = 1 ]; then
+		[ "$(tb_port_info "$1" "$2" present)" = 0 ] || return 0
+		_tf_n=$(($(cat /tmp/tb-tunnel-seq 2>/dev/null || echo 0) + 1))
+		echo "$_tf_n" > /tmp/tb-tunnel-seq
+		_tf_id=tbtun$1p$2n$_tf_n
+		_tf_bus=
+		for _tf_b in $EXPECT_TB_DSB; do
+			[ "$_tf_b" = "tb$(($1 - 1))-dsb$2" ] && _tf_bus=$_tf_b
+		done
+		if [ -z "$_tf_bus" ]; then
+			TB_WHY="no QEMU bus for $_tf_state in EXPECT_TB_DSB ($EXPECT_TB_DSB)"
+			return 2
+		fi
+		if ! _tf_ans=$(host_request '{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"'$_tf_id'","bus":"'$_tf_bus'"}}'); then
+			TB_WHY="the stand-in wanted the tunnel after $_tf_t s; device_add below $_tf_bus: $_tf_ans"
+			return 2
+		fi
+		echo "$_tf_id" > "$_tf_idf"
+		_tf_there() { [ "$(tb_port_info "$1" "$2" present)" != 0 ]; }
+		if ! wait_until 15 _tf_there "$1" "$2" > /dev/null; then
+			TB_WHY="the stand-in wanted the tunnel after $_tf_t s; nothing below $_tf_bus 15 s after device_add ($_tf_state: $(tb_port_line "$1" "$2"))"
+			return 2
+		fi
+	else
+		[ "$(tb_port_info "$1" "$2" present)" != 0 ] || { rm -f "$_tf_idf"; return 0; }
+		host_request '{"execute":"device_del","arguments":{"id":"'"$(cat "$_tf_idf" 2>/dev/null)"'"}}' > /dev/null
+		_tf_gone() { [ "$(tb_port_info "$1" "$2" present)" = 0 ]; }
+		if ! wait_until 20 _tf_gone "$1" "$2" > /dev/null; then
+			TB_WHY="still below the port 20 s after device_del ($_tf_state: $(tb_port_line "$1" "$2"))"
+			return 2
+		fi
+		rm -f "$_tf_idf"
+	fi
+	return 0
+}
+
 # tb_unpowered NHI: how often the stand-in driver was called while its
 # controller was unpowered (0 without the stand-in: no driver, no calls)
 tb_unpowered()

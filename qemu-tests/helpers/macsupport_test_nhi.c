@@ -56,20 +56,56 @@
  *   either state); this driver disables it only when its own test file
  *   below enabled it.
  *
- * What a plug is here: thunderbolt.ko learns of a router from the
- * controller's hotplug events, and then builds the PCIe tunnel whose
- * devices pciehp enumerates below one of the controller's hotplug
- * downstream ports. The harness has no Thunderbolt fabric, only the tunnel's
- * end: a device that QMP hot-adds below such a port. So the first PCI
- * device to appear directly below a hotplug downstream port (a sibling of
- * the NHI's DSB0) is the plug of a router on that port, and the last one to
- * go is its unplug (a PCI bus notifier; the router itself is added and
- * removed from a work item, as thunderbolt.ko's hotplug handler runs in its
- * domain's workqueue). Ports are numbered in slot order; the router on
- * port i (from 0) gets route 2 * i + 1, the first lane adapter of the
- * i-th connector of a two-port controller, so names read as on a Mac
- * ("0-1", "0-3"). A router on a port replaces an XDomain there, as in
- * tb_scan_port().
+ * What a plug is here, in the order of a Mac: thunderbolt.ko learns of a
+ * router from the controller's hotplug events, and then builds the PCIe
+ * tunnel whose devices pciehp enumerates below one of the controller's
+ * hotplug downstream ports (a sibling of the NHI's DSB0). The harness has
+ * no Thunderbolt fabric, so this driver plays the chip and the connection
+ * manager, and the test plays the cable:
+ *
+ * - the cable (debugfs "cable": "plug N", "unplug N", ports from 1 in slot
+ *   order): whether a router answers behind port N. The plug-detect GPIO
+ *   (the SSDT's ZPLG) and the plug GPE or notify stay the firmware's: the
+ *   test sets and raises them as before.
+ * - the chip sends a hotplug event for a cable change only while the
+ *   connection manager listens: the NHI runtime-active (6.1:
+ *   tb_runtime_suspend() clears hotplug_active and disables the root
+ *   switch's plug events, tb_domain_runtime_suspend() stops the control
+ *   channel; resume undoes both) and the controller powered (ZPWR 1 in
+ *   the NHI's ACPI companion). A change while it does not listen is
+ *   counted as "unheard" and reaches it only through resume:
+ * - on runtime resume (and after system sleep) 6.1 does not scan
+ *   (tb_runtime_resume(), tb_switch_resume(): only ports that had a router
+ *   or XDomain are looked at, and one whose router is gone is "lost during
+ *   suspend" and removed). So a router whose cable went in while nothing
+ *   listened (the controller off, or the NHI suspended) is found only if
+ *   the chip itself reports the link once plug events are enabled again;
+ *   whether Apple's controllers do is not known. The knob
+ *   announce_on_resume models both: 0 (the default, what 6.1's code
+ *   provides for) the router stays unfound until its cable is plugged
+ *   again while the NHI listens; 1 the chip announces it on resume.
+ * - a hotplug event is handled as tb_handle_hotplug() does, from a work
+ *   item with the domain and the root switch resumed: a router is added
+ *   (tb_scan_port()) or removed (tb_switch_remove()), whatever the cable
+ *   says at that moment.
+ * - a router added gets its PCIe tunnel at once (tb_tunnel_pci(), as if
+ *   it were authorized at once: 6.1's security level "user" leaves that
+ *   to boltd or a udev rule, not modelled). The tunnel's device is then
+ *   wanted below the port: debugfs "ports" says "tunnel=1", and the test
+ *   has the host hot-add it (QMP device_add; a module cannot talk to the
+ *   harness's host agent). Without a router nothing is wanted, and the
+ *   tests add nothing: nothing appears below the port that the stand-in
+ *   did not tunnel. A pulled cable takes the tunnel down at once (its
+ *   link is gone, whatever the connection manager has heard), "tunnel=0",
+ *   and the test has the host remove the device (device_del).
+ *
+ * The PCI devices below the hotplug ports are watched only for the
+ * "present" count of "ports" and the PM flags below (a PCI bus notifier).
+ * The router on port i (from 0) gets route 2 * i + 1, the first lane
+ * adapter of the i-th connector of a two-port controller, so names read
+ * as on a Mac ("0-1", "0-3"). A router on a port replaces an XDomain
+ * there, as in tb_scan_port(); the XDomain peer (debugfs "xdomain")
+ * connects at once, without the cable model.
  *
  * Each runtime suspend and resume of the NHI, and the probe, evaluates the
  * SSDT's ZPWR in the NHI's ACPI companion: 0 means the emulated controller
@@ -114,9 +150,10 @@
  * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms,
  * router_autosuspend_ms (all 15000, as TB_AUTOSUSPEND_DELAY); router_gen
  * (2: the generation of the routers plugged in, see above); nhi_wake (1);
- * bind=0 binds nothing and only sets those flags below the root port of
- * every stand-in NHI, for a Mac whose NHI has no driver (Eagle Ridge:
- * Debian's thunderbolt.ko has no alias for it).
+ * announce_on_resume (0, writable: see the plug above); bind=0 binds
+ * nothing and only sets those flags below the root port of every stand-in
+ * NHI, for a Mac whose NHI has no driver (Eagle Ridge: Debian's
+ * thunderbolt.ko has no alias for it).
  * debugfs, /sys/kernel/debug/macsupport_test_nhi/<bdf>/:
  *
  * - status: "key: value" lines: runtime_suspends, runtime_resumes,
@@ -124,9 +161,12 @@
  *   disabled), root_switch_suspends, root_switch_resumes, root_switch_rpm
  *   (1 if this driver enabled it), ports (hotplug ports found), routers
  *   (connected), router_suspends, router_resumes, router_gen (of the next
- *   plug), xdomain (the port of the connected peer, from 1; 0: none);
- *   with lc_sleep: lc_sleeps, lc_power_resets, lc_reads, lc_writes (config
- *   accesses while asleep), lc_asleep
+ *   plug), xdomain (the port of the connected peer, from 1; 0: none),
+ *   listening (1 while hotplug events reach the connection manager),
+ *   events (cable changes it heard), unheard (cable changes while it did
+ *   not listen), announced (routers the chip announced on resume,
+ *   announce_on_resume=1); with lc_sleep: lc_sleeps, lc_power_resets,
+ *   lc_reads, lc_writes (config accesses while asleep), lc_asleep
  * - hold: write 1: pm_runtime_get_sync() of the NHI (a driver holding it),
  *   0: drop one such reference
  * - root_switch_rpm: write 1: pm_runtime_enable() on the root switch (what
@@ -134,6 +174,11 @@
  * - router_gen: the generation (1-3) of the routers plugged in from now on
  * - xdomain: write N: an XDomain peer connects on port N (from 1); 0: it
  *   disconnects. -EBUSY while that port has a router or a peer is connected.
+ * - cable: write "plug N" or "unplug N": the cable of port N (from 1)
+ * - ports: one line per hotplug port, "N cable=C router=R tunnel=T
+ *   present=P": C 1 while its cable is in, R the router's name or "-",
+ *   T 1 while the port's PCIe tunnel is up (the test is to have its device
+ *   added; 0: removed), P the PCI devices directly below the port
  *
  * Never installed by DKMS, never loaded outside QEMU.
  */
@@ -152,6 +197,7 @@
 #include <linux/pm_wakeup.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/suspend.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
@@ -182,6 +228,11 @@ static bool nhi_wake = true;
 module_param(nhi_wake, bool, 0444);
 MODULE_PARM_DESC(nhi_wake, "make the NHI wakeup-capable, as a real NHI's PME makes it, so that device_wakeup_enable() takes (default 1)");
 
+static bool announce_on_resume;
+module_param(announce_on_resume, bool, 0644);
+MODULE_PARM_DESC(announce_on_resume,
+		 "1: the chip reports a router whose cable went in while the connection manager did not listen once it listens again (not known on hardware); 0: it does not, and 6.1 does not scan on resume (default 0)");
+
 static bool bind = true;
 module_param(bind, bool, 0444);
 MODULE_PARM_DESC(bind, "0: bind no NHI, only give the stand-in NHIs' chains the PM flags of a real port (an NHI without a driver)");
@@ -207,8 +258,13 @@ struct test_nhi_port {
 	struct pci_dev *dsb;
 	/* devfns present on its secondary bus (test_nhi_list_lock) */
 	DECLARE_BITMAP(present, TEST_NHI_DEVFNS);
-	/* the router connected there (test_nhi->lock) */
+	/* the router connected there (test_nhi->lock; read locklessly) */
 	struct test_nhi_router *router;
+	/* its PCIe tunnel is up (test_nhi->lock) */
+	bool tunnel;
+	/* the cable is in; a hotplug event waits for the CM (test_nhi->cm_lock) */
+	bool cable;
+	bool event;
 };
 
 struct test_nhi {
@@ -217,8 +273,12 @@ struct test_nhi {
 	struct device *root_switch;
 	struct dentry *dir;
 	struct list_head node;		/* in test_nhi_list */
-	struct work_struct plug_work;
-	struct mutex lock;	/* holds, switch_rpm, routers, xdomain, router_gen */
+	struct work_struct cm_work;
+	struct mutex lock;	/* holds, switch_rpm, routers, tunnels, xdomain, router_gen */
+	/* the cables, the hotplug events and whether the CM listens */
+	spinlock_t cm_lock;
+	bool listening;
+	bool dying;
 	int index;
 	unsigned int holds;
 	bool switch_rpm;
@@ -235,6 +295,9 @@ struct test_nhi {
 	atomic_t sw_resumes;
 	atomic_t rt_suspends;
 	atomic_t rt_resumes;
+	atomic_t events;
+	atomic_t unheard;
+	atomic_t announced;
 	/* lc_sleep: the chip's buses, their own ops, and the power device */
 	struct pci_dev *lc_upsb;
 	struct pci_bus *lc_bus[TEST_LC_MAX_BUSES];
@@ -255,17 +318,27 @@ static struct dentry *test_nhi_root;
 static LIST_HEAD(test_nhi_list);
 static DEFINE_MUTEX(test_nhi_list_lock);
 
-/* Counts a driver touching the controller while the SSDT says it is off. */
-static void test_nhi_check_power(struct test_nhi *nhi, const char *what)
+/* Whether the SSDT says the controller is powered (ZPWR; true without it). */
+static bool test_nhi_powered(struct test_nhi *nhi)
 {
 	unsigned long long zpwr;
 	acpi_status status;
 
 	status = acpi_evaluate_integer(ACPI_HANDLE(&nhi->pdev->dev), "ZPWR", NULL, &zpwr);
-	if (ACPI_SUCCESS(status) && !zpwr) {
-		atomic_inc(&nhi->unpowered);
-		pci_warn(nhi->pdev, "%s while the controller is powered off (ZPWR 0)\n", what);
-	}
+	return ACPI_FAILURE(status) || zpwr;
+}
+
+/*
+ * Counts a driver touching the controller while the SSDT says it is off.
+ * Return: whether it is powered.
+ */
+static bool test_nhi_check_power(struct test_nhi *nhi, const char *what)
+{
+	if (test_nhi_powered(nhi))
+		return true;
+	atomic_inc(&nhi->unpowered);
+	pci_warn(nhi->pdev, "%s while the controller is powered off (ZPWR 0)\n", what);
+	return false;
 }
 
 static void test_nhi_dev_release(struct device *dev)
@@ -479,7 +552,7 @@ static void test_nhi_router_remove(struct test_nhi *nhi, unsigned int i)
 {
 	struct test_nhi_router *rt = nhi->ports[i].router;
 
-	nhi->ports[i].router = NULL;
+	WRITE_ONCE(nhi->ports[i].router, NULL);
 	if (rt->rpm) {
 		pm_runtime_get_sync(&rt->dev);
 		pm_runtime_disable(&rt->dev);
@@ -529,39 +602,97 @@ static int test_nhi_router_add(struct test_nhi *nhi, unsigned int i)
 		pm_runtime_enable(&rt->dev);
 		pm_request_autosuspend(&rt->dev);
 	}
-	nhi->ports[i].router = rt;
+	WRITE_ONCE(nhi->ports[i].router, rt);
 	return 0;
 }
 
-/* Bring the routers in line with the devices present below the ports. */
-static void test_nhi_plug_work(struct work_struct *work)
+/*
+ * tb_handle_hotplug(): the hotplug events that reached the connection
+ * manager, each handled with the domain and the root switch resumed. The
+ * cable as it is now decides, as tb_scan_port() finds a router or none.
+ */
+static void test_nhi_cm_work(struct work_struct *work)
 {
-	struct test_nhi *nhi = container_of(work, struct test_nhi, plug_work);
-	bool want[TEST_NHI_MAX_PORTS];
+	struct test_nhi *nhi = container_of(work, struct test_nhi, cm_work);
+	struct test_nhi_port *port;
+	bool event, cable;
 	unsigned int i;
 	int ret;
 
-	mutex_lock(&test_nhi_list_lock);
-	for (i = 0; i < nhi->nports; i++)
-		want[i] = !bitmap_empty(nhi->ports[i].present, TEST_NHI_DEVFNS);
-	mutex_unlock(&test_nhi_list_lock);
-
 	mutex_lock(&nhi->lock);
 	for (i = 0; i < nhi->nports; i++) {
-		if (want[i] == !!nhi->ports[i].router)
+		port = &nhi->ports[i];
+		spin_lock_irq(&nhi->cm_lock);
+		event = port->event;
+		port->event = false;
+		cable = port->cable;
+		spin_unlock_irq(&nhi->cm_lock);
+		/* "got plug event for connected port, ignoring", or nothing there */
+		if (!event || cable == !!port->router)
 			continue;
 		test_nhi_cm_get(nhi);
-		if (want[i]) {
+		if (cable) {
 			ret = test_nhi_router_add(nhi, i);
-			if (ret)
+			if (ret) {
 				pci_err(nhi->pdev, "cannot add a router below %s: %d\n",
-					pci_name(nhi->ports[i].dsb), ret);
+					pci_name(port->dsb), ret);
+			} else {
+				/* tb_tunnel_pci(), as if authorized at once */
+				port->tunnel = true;
+				pci_info(nhi->pdev, "TEST ONLY: PCIe tunnel to %s up through %s: its device is wanted below the port\n",
+					 dev_name(&port->router->dev), pci_name(port->dsb));
+			}
 		} else {
+			port->tunnel = false;
 			test_nhi_router_remove(nhi, i);
 		}
 		test_nhi_cm_put(nhi);
 	}
 	mutex_unlock(&nhi->lock);
+}
+
+/*
+ * The connection manager listens again: the NHI resumed, powered. 6.1
+ * looks only at ports that had a router (tb_switch_resume()): one whose
+ * cable is out is lost and removed. A cable that went in meanwhile is
+ * reported only if the chip announces it (announce_on_resume).
+ */
+static void test_nhi_listen(struct test_nhi *nhi)
+{
+	struct test_nhi_port *port;
+	unsigned long flags;
+	bool known, queue = false;
+	unsigned int i;
+
+	spin_lock_irqsave(&nhi->cm_lock, flags);
+	if (nhi->dying) {
+		spin_unlock_irqrestore(&nhi->cm_lock, flags);
+		return;
+	}
+	nhi->listening = true;
+	for (i = 0; i < nhi->nports; i++) {
+		port = &nhi->ports[i];
+		known = READ_ONCE(port->router);
+		if (known && !port->cable) {
+			port->event = true;
+		} else if (!known && port->cable && READ_ONCE(announce_on_resume)) {
+			port->event = true;
+			atomic_inc(&nhi->announced);
+		}
+		queue |= port->event;
+	}
+	spin_unlock_irqrestore(&nhi->cm_lock, flags);
+	if (queue)
+		schedule_work(&nhi->cm_work);
+}
+
+static void test_nhi_unlisten(struct test_nhi *nhi)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&nhi->cm_lock, flags);
+	nhi->listening = false;
+	spin_unlock_irqrestore(&nhi->cm_lock, flags);
 }
 
 /* @pdev is directly below a hotplug port of a bound NHI: note it (list lock held). */
@@ -581,7 +712,6 @@ static void test_nhi_note_dev(struct pci_dev *pdev, bool present)
 			} else {
 				clear_bit(pdev->devfn, nhi->ports[i].present);
 			}
-			schedule_work(&nhi->plug_work);
 		}
 	}
 }
@@ -665,6 +795,10 @@ static int test_nhi_status_show(struct seq_file *s, void *unused)
 	seq_printf(s, "router_resumes: %d\n", atomic_read(&nhi->rt_resumes));
 	seq_printf(s, "router_gen: %u\n", nhi->router_gen);
 	seq_printf(s, "xdomain: %u\n", nhi->xdomain_port);
+	seq_printf(s, "listening: %d\n", READ_ONCE(nhi->listening));
+	seq_printf(s, "events: %d\n", atomic_read(&nhi->events));
+	seq_printf(s, "unheard: %d\n", atomic_read(&nhi->unheard));
+	seq_printf(s, "announced: %d\n", atomic_read(&nhi->announced));
 	if (nhi->lc_upsb) {
 		seq_printf(s, "lc_sleeps: %d\n", atomic_read(&nhi->lc_sleeps));
 		seq_printf(s, "lc_power_resets: %d\n", atomic_read(&nhi->lc_resets));
@@ -791,6 +925,100 @@ static int test_nhi_xdomain_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(test_nhi_xdomain_fops, test_nhi_xdomain_get, test_nhi_xdomain_set,
 			 "%llu\n");
+
+/*
+ * A cable into or out of port @i (from 0). The chip reports the change
+ * only to a connection manager that listens (see the top); a cable out
+ * takes the port's tunnel down at once all the same, as its link is gone.
+ */
+static void test_nhi_cable_set(struct test_nhi *nhi, unsigned int i, bool in)
+{
+	struct test_nhi_port *port = &nhi->ports[i];
+	bool powered = test_nhi_powered(nhi);
+	bool changed, heard = false, listening;
+
+	spin_lock_irq(&nhi->cm_lock);
+	changed = port->cable != in;
+	listening = nhi->listening;
+	if (changed) {
+		port->cable = in;
+		heard = listening && powered;
+		if (heard)
+			port->event = true;
+	}
+	spin_unlock_irq(&nhi->cm_lock);
+	if (!changed)
+		return;
+	if (heard) {
+		atomic_inc(&nhi->events);
+		schedule_work(&nhi->cm_work);
+		pci_info(nhi->pdev, "TEST ONLY: cable %s port %u: hotplug event to the connection manager\n",
+			 in ? "into" : "out of", i + 1);
+	} else {
+		atomic_inc(&nhi->unheard);
+		pci_info(nhi->pdev, "TEST ONLY: cable %s port %u while the connection manager does not listen (NHI %s, ZPWR %d): no hotplug event reaches it\n",
+			 in ? "into" : "out of", i + 1,
+			 listening ? "listening" : "not listening", powered);
+	}
+}
+
+static ssize_t test_nhi_cable_write(struct file *file, const char __user *ubuf, size_t len,
+				    loff_t *ppos)
+{
+	struct test_nhi *nhi = file->private_data;
+	char buf[16], word[8];
+	unsigned int n;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	if (sscanf(buf, "%7s %u", word, &n) != 2 || !n || n > nhi->nports)
+		return -EINVAL;
+	if (!strcmp(word, "plug"))
+		test_nhi_cable_set(nhi, n - 1, true);
+	else if (!strcmp(word, "unplug"))
+		test_nhi_cable_set(nhi, n - 1, false);
+	else
+		return -EINVAL;
+	return len;
+}
+
+static const struct file_operations test_nhi_cable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= test_nhi_cable_write,
+	.llseek	= default_llseek,
+};
+
+static int test_nhi_ports_show(struct seq_file *s, void *unused)
+{
+	struct test_nhi *nhi = s->private;
+	unsigned int present[TEST_NHI_MAX_PORTS];
+	struct test_nhi_port *port;
+	unsigned int i;
+	bool cable;
+
+	mutex_lock(&test_nhi_list_lock);
+	for (i = 0; i < nhi->nports; i++)
+		present[i] = bitmap_weight(nhi->ports[i].present, TEST_NHI_DEVFNS);
+	mutex_unlock(&test_nhi_list_lock);
+
+	mutex_lock(&nhi->lock);
+	for (i = 0; i < nhi->nports; i++) {
+		port = &nhi->ports[i];
+		spin_lock_irq(&nhi->cm_lock);
+		cable = port->cable;
+		spin_unlock_irq(&nhi->cm_lock);
+		seq_printf(s, "%u cable=%d router=%s tunnel=%d present=%u\n", i + 1, cable,
+			   port->router ? dev_name(&port->router->dev) : "-",
+			   port->tunnel && cable, present[i]);
+	}
+	mutex_unlock(&nhi->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(test_nhi_ports);
 
 /*
  * lc_sleep: the buses whose config accesses go through test_lc_ops, each
@@ -1056,6 +1284,8 @@ static int __maybe_unused test_nhi_suspend_noirq(struct device *dev)
 {
 	struct test_nhi *nhi = dev_get_drvdata(dev);
 
+	/* tb_suspend_noirq(): hotplug_active false */
+	test_nhi_unlisten(nhi);
 	if (nhi->lc_upsb) {
 		WRITE_ONCE(nhi->lc_asleep, true);
 		atomic_inc(&nhi->lc_sleeps);
@@ -1070,6 +1300,8 @@ static int __maybe_unused test_nhi_resume_noirq(struct device *dev)
 
 	if (nhi->lc_upsb)
 		WRITE_ONCE(nhi->lc_asleep, false);
+	/* tb_resume_noirq(): no scan either, lost routers go */
+	test_nhi_listen(nhi);
 	return 0;
 }
 
@@ -1090,7 +1322,8 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	nhi->pdev = pdev;
 	mutex_init(&nhi->lock);
-	INIT_WORK(&nhi->plug_work, test_nhi_plug_work);
+	INIT_WORK(&nhi->cm_work, test_nhi_cm_work);
+	spin_lock_init(&nhi->cm_lock);
 	nhi->router_gen = clamp(router_gen, 1U, 3U);
 	test_nhi_check_power(nhi, "probe");
 
@@ -1142,13 +1375,17 @@ static int test_nhi_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				   &test_nhi_switch_rpm_fops);
 	debugfs_create_file_unsafe("router_gen", 0600, nhi->dir, nhi, &test_nhi_router_gen_fops);
 	debugfs_create_file_unsafe("xdomain", 0600, nhi->dir, nhi, &test_nhi_xdomain_fops);
+	debugfs_create_file("cable", 0200, nhi->dir, nhi, &test_nhi_cable_fops);
+	debugfs_create_file("ports", 0444, nhi->dir, nhi, &test_nhi_ports_fops);
 
-	/* tb_start() discovers what is connected already; then plugs */
+	/* the ports, and the devices below them already */
 	test_nhi_find_ports(nhi);
 	mutex_lock(&test_nhi_list_lock);
 	list_add_tail(&nhi->node, &test_nhi_list);
 	bus_for_each_dev(&pci_bus_type, NULL, NULL, test_nhi_scan_dev);
 	mutex_unlock(&test_nhi_list_lock);
+	/* tb_start(): hotplug_active (no cable is in yet: nothing to scan) */
+	test_nhi_listen(nhi);
 
 	pci_info(pdev, "macsupport_test_nhi: bound %s, domain%d, root switch %s, %u hotplug port(s)\n",
 		 acpi_device_bid(adev), nhi->index, dev_name(nhi->root_switch), nhi->nports);
@@ -1184,13 +1421,17 @@ static void test_nhi_remove(struct pci_dev *pdev)
 	pm_runtime_dont_use_autosuspend(&pdev->dev);
 	pm_runtime_forbid(&pdev->dev);
 
-	/* no more plugs: the notifier no longer sees this NHI */
+	/* the notifier no longer sees this NHI; no more hotplug events */
 	mutex_lock(&test_nhi_list_lock);
 	list_del(&nhi->node);
 	mutex_unlock(&test_nhi_list_lock);
-	cancel_work_sync(&nhi->plug_work);
-
 	debugfs_remove_recursive(nhi->dir);
+	spin_lock_irq(&nhi->cm_lock);
+	nhi->dying = true;
+	nhi->listening = false;
+	spin_unlock_irq(&nhi->cm_lock);
+	cancel_work_sync(&nhi->cm_work);
+
 	mutex_lock(&nhi->lock);
 	while (nhi->holds) {
 		nhi->holds--;
@@ -1227,6 +1468,8 @@ static int __maybe_unused test_nhi_runtime_suspend(struct device *dev)
 
 	atomic_inc(&nhi->suspends);
 	test_nhi_check_power(nhi, "runtime suspend");
+	/* tb_runtime_suspend(), tb_ctl_stop(): no more hotplug events */
+	test_nhi_unlisten(nhi);
 	return 0;
 }
 
@@ -1235,7 +1478,9 @@ static int __maybe_unused test_nhi_runtime_resume(struct device *dev)
 	struct test_nhi *nhi = dev_get_drvdata(dev);
 
 	atomic_inc(&nhi->resumes);
-	test_nhi_check_power(nhi, "runtime resume");
+	/* tb_ctl_start(), tb_runtime_resume(): powered, it listens again */
+	if (test_nhi_check_power(nhi, "runtime resume"))
+		test_nhi_listen(nhi);
 	return 0;
 }
 

@@ -164,21 +164,29 @@ else
 fi
 fw_trace_take tb3-plug-powers-on
 
-# the tunnel's device under the hotplug port, while the plug holds it
+# the router behind the cable, while the plug holds the NHI: its link comes
+# up with the stand-in's connection manager listening, which finds the
+# router and tunnels it; only then does the host add the tunnel's device
+# below the hotplug port, for pciehp (a cable that went in before it
+# listened: 44-tb-plugged-off.sh)
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
 tb_pin_ports "$nhi"
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
-req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"tb3dev1","bus":"'$dsb'"}}'
 if ! pciehp_hotadd tb_macpm tb3-plug-enumerated; then
 	:
-elif ! ans=$(host_request "$req"); then
-	fail tb_macpm tb3-plug-enumerated "device_add: $ans"
+elif ! tb_cable 1 1 plug || ! tb_tunnel_follow 1 1 up 15; then
+	fail tb_macpm tb3-plug-enumerated "cable in with the NHI listening: $TB_WHY; $(state)"
 elif t=$(wait_until 15 tb_find_dev 1b36:0005 "$nhi"); then
-	pass tb_macpm tb3-plug-enumerated "pci-testdev under $dsb enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
-	host_request '{"execute":"device_del","arguments":{"id":"tb3dev1"}}' > /dev/null
-	wait_until 20 tb_no_dev 1b36:0005 "$nhi" > /dev/null
+	pass tb_macpm tb3-plug-enumerated "cable in with the NHI listening: the stand-in's connection manager found router $(tb_port_info 1 1 router) and tunnelled it; the host then added pci-testdev under $dsb, enumerated by pciehp in $t s: $(tb_find_dev 1b36:0005 "$nhi")"
 else
-	fail tb_macpm tb3-plug-enumerated "nothing under $dsb after 15 s; $(state)"
+	fail tb_macpm tb3-plug-enumerated "tunnelled, but no pci-testdev under $dsb after 15 s; $(state)"
+fi
+# the cable out: the tunnel goes, the host removes its device, the
+# connection manager its router
+if tb_port_is 1 1 cable 1; then
+	tb_cable 1 1 unplug
+	tb_tunnel_follow 1 1 down 20 || echo "[guest] unplug: $TB_WHY"
+	wait_until 20 tb_port_is 1 1 router - > /dev/null
 fi
 tb_unpin_ports
 if t=$(wait_until 30 tb_is 1 off); then

@@ -13,12 +13,15 @@
 # Not real: the device routers and the XDomain peer are the stand-in
 # driver's (macsupport_test_nhi, TEST ONLY, loaded instead of thunderbolt.ko;
 # its runtime PM as 6.1's tb_switch_add() and tb_xdomain_alloc() set it up),
-# with 200 ms of router autosuspend instead of 15 s. A router comes with the
-# tunnel's device (QEMU's pci-testdev, hot-added by QMP below a hotplug
-# downstream port) and goes with it; that device has no driver and is let
-# runtime-suspend through its power/control (as TLP or powertop do for a
-# real one). "Plugged" is the SSDT's ZPLG (XRIL), the plug GPE one QEMU
-# raises. Thunderbolt 3: the same, with the root port's _PS3 (ZCOF) for
+# with 200 ms of router autosuspend instead of 15 s. A router comes with
+# its cable (the stand-in's debugfs), plugged while the NHI listens: the
+# stand-in's connection manager finds it and tunnels it, and only then
+# does the host hot-add the tunnel's device (QEMU's pci-testdev, by QMP
+# below a hotplug downstream port); the cable out takes both away. That
+# device has no driver and is let runtime-suspend through its power/control
+# (as TLP or powertop do for a real one). A cable that goes in while
+# nothing listens: 44-tb-plugged-off.sh. "Plugged" is the SSDT's ZPLG
+# (XRIL), the plug GPE one QEMU raises. Thunderbolt 3: the same, with the root port's _PS3 (ZCOF) for
 # XRPE/TRPE(0) and the plug raised as 42-tb3-power.sh does (XRIL, and so
 # the refusals, do not exist there). Not tested: Eagle Ridge (no
 # thunderbolt.ko for its NHI: no routers), and a DisplayPort tunnel (the
@@ -79,13 +82,15 @@ conn_state()
 plugged() { tb_find_dev 1b36:0005 "$nhi" > /dev/null && [ -d "$child" ]; }
 unplugged() { tb_no_dev 1b36:0005 "$nhi" && [ ! -e "$child" ]; }
 
-# plug ID: a device plugged in as on a Mac: XRIL says "plugged", the plug
-# GPE powers the controller, the tunnel's device appears below the first
-# hotplug port and the stand-in adds its router; then the device is let
-# idle. Sets cof0 and ref0 (XRPE/TRPE(0) calls and refusals once the router
-# is there: none may follow while it is), why on failure. (Before the
-# router is there, ZPLG set and nothing enumerated is a plug nothing
-# resumed for: a refused power-down is right then, 45-tb-power.sh.)
+# plug: a device plugged in as on a Mac: XRIL says "plugged", the plug GPE
+# powers the controller and holds the NHI, the cable's link comes up with
+# the stand-in's connection manager listening, which adds the router and
+# tunnels it; the host then adds the tunnel's device below the first
+# hotplug port; then the device is let idle. Sets cof0 and ref0
+# (XRPE/TRPE(0) calls and refusals once the router is there: none may
+# follow while it is), why on failure. (Before the router is there, ZPLG
+# set and nothing enumerated is a plug nothing resumed for: a refused
+# power-down is right then, 45-tb-power.sh.)
 plug()
 {
 	# The plug holds the ports for plug_hold_ms: 10 s (the default) until
@@ -101,15 +106,15 @@ plug()
 	fi
 	tb_pin_ports "$nhi"
 	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
-	_req='{"execute":"device_add","arguments":{"driver":"pci-testdev","id":"'$1'","bus":"'$dsb'"}}'
-	if ! _ans=$(host_request "$_req"); then
+	tb_cable 1 1 plug
+	if ! tb_tunnel_follow 1 1 up 15; then
 		tb_unpin_ports
-		why="device_add: $_ans"
+		why="cable in with the NHI listening: $TB_WHY"
 		return 1
 	fi
 	if ! wait_until 15 plugged > /dev/null; then
 		tb_unpin_ports
-		why="device or router missing 15 s after device_add: $(conn_state)"
+		why="device or router missing 15 s after the tunnel's device_add: $(conn_state)"
 		return 1
 	fi
 	cof0=$(tb_fw 1 ZCOF)
@@ -118,13 +123,15 @@ plug()
 	tb_unpin_ports
 }
 
-# unplug ID: the device removed (its router with it), XRIL "nothing plugged"
+# unplug: the cable out (the ports held, and with them the NHI: its
+# connection manager hears it and removes the router), XRIL "nothing
+# plugged"; the tunnel is gone, and the host removes its device
 unplug()
 {
 	tb_pin_ports "$nhi"
-	# XRIL says "nothing plugged" at once, the device goes a moment later
-	host_request '{"execute":"device_del","arguments":{"id":"'"$1"'"}}' > /dev/null
+	tb_cable 1 1 unplug
 	tb_fw_set 1 ZPLG 0
+	tb_tunnel_follow 1 1 down 20
 	wait_until 20 unplugged > /dev/null
 	_rc=$?
 	tb_unpin_ports
@@ -158,7 +165,7 @@ fi
 echo 2 > "$knobs/router_gen"
 if ! pciehp_hotadd tb_macpm router-suspended-stays-on router-unplugged-off; then
 	:
-elif plug tbconn1; then
+elif plug; then
 	# the router and the NHI suspended; the UPSB too, but on Thunderbolt 3
 	# the NHI's vote holds instead (RTBT 1), its device keeping DSB0 and the
 	# UPSB resumed: the rail stays, as a connected router needs
@@ -187,14 +194,14 @@ elif plug tbconn1; then
 			pass tb_macpm router-suspended-stays-on "stand-in device router $idx-1 (generation $(cat "$child/generation"), runtime PM as 6.1's tb_switch_add) suspended with the NHI and $(tb_votes 1 && echo "the NHI's vote kept (RTBT 1)" || echo "the UPSB") $t s after its device was let idle; 3 s later still on, $cuts $cof0 (unchanged), reason '$reason'"
 		fi
 	fi
-	if unplug tbconn1; then
+	if unplug; then
 		off_again router-unplugged-off "the device and its router"
 	else
-		fail tb_macpm router-unplugged-off "device or router still there 20 s after device_del: $(conn_state)"
+		fail tb_macpm router-unplugged-off "device or router still there 20 s after the cable was pulled: $TB_WHY; $(conn_state)"
 	fi
 else
 	fail tb_macpm router-suspended-stays-on "$why"
-	unplug tbconn1
+	unplug
 fi
 
 # --- an XDomain peer -------------------------------------------------------------
@@ -233,7 +240,7 @@ elif ! idle_off; then
 	fail tb_macpm router-gen1-stays-on "not off before the plug: $(conn_state)"
 else
 	echo 1 > "$knobs/router_gen"
-	if plug tbconn2; then
+	if plug; then
 		sleep 3
 		reason=$(tb_attr 1 stay_on_reason)
 		# runtime PM disabled: sysfs says "unsupported"
@@ -244,14 +251,14 @@ else
 		else
 			pass tb_macpm router-gen1-stays-on "stand-in generation 1 router $idx-1 (no runtime PM, as 6.1's tb_scan_port gives it) keeps the NHI active: on 3 s past every delay, reason '$reason'"
 		fi
-		if unplug tbconn2; then
+		if unplug; then
 			off_again router-gen1-unplugged-off "the device and its router"
 		else
-			fail tb_macpm router-gen1-unplugged-off "device or router still there 20 s after device_del: $(conn_state)"
+			fail tb_macpm router-gen1-unplugged-off "device or router still there 20 s after the cable was pulled: $TB_WHY; $(conn_state)"
 		fi
 	else
 		fail tb_macpm router-gen1-stays-on "$why"
-		unplug tbconn2
+		unplug
 	fi
 	echo 2 > "$knobs/router_gen"
 fi
