@@ -827,9 +827,16 @@ boot_profile()
 		echo "$rc" > "$work/status"
 		host_agent_stop "$work"
 		sim_stop "$work"
-		# The firmware calls of a profile's shared boot, replayed on the
-		# Mac's real tables while the other boots run (report_boot waits).
-		if [ "$label" = "$name" ] && [ -e "$PROFILE_DIR/replay.map" ]; then
+		# The firmware calls of a profile's shared boot, and of an own
+		# boot whose test asks for it ("# harness: replay"), replayed on
+		# the Mac's real tables while the other boots run (report_boot
+		# waits). Not the other own boots: their kernel arguments may
+		# take the tables where the replay does not follow
+		# (acpi_osi=!Darwin, acpi_no_static_ssdt).
+		if [ -e "$PROFILE_DIR/replay.map" ] &&
+		   { [ "$label" = "$name" ] ||
+		     grep -q '^# harness: replay$' "$HARNESS_DIR/tests/$tests" 2>/dev/null; }; then
+			: > "$work/replay.wanted"
 			replay_boot "$work" "${ACPI[@]}" &
 		fi
 	)
@@ -868,8 +875,7 @@ replay_report()
 	local name=$1 work i
 
 	work=$(boot_dir "$name")
-	[ -e "$HARNESS_DIR/profiles/${name%%+*}/replay.map" ] && [ "$name" = "${name%%+*}" ] ||
-		return 0
+	[ -e "$work/replay.wanted" ] || return 0
 	for ((i = 0; i < REPLAY_TIMEOUT; i++)); do
 		[ -e "$work/replay.done" ] && break
 		sleep 1
