@@ -156,6 +156,11 @@ enum gmux_power_user {
  * @link_failures: PWRD calls that failed, or PWRD(0) reporting a link that
  *	did not train to its full width
  * @link_ns: time spent in PWRD (benchmark)
+ * @port_cfg: the dGPU's root port's config header (16 dwords) as it was
+ *	before the last PWRD, written back after it
+ * @port_saved: @port_cfg holds it
+ * @port_restores: PWRD calls after which the port's header had been
+ *	rewritten by the firmware, and was written back
  * @pm_nb: PM notifier: a dGPU vga_switcheroo switched off is powered for
  *	a system sleep (see DOC: dGPU power)
  * @sleep_on: it is, and is to be cut again after the sleep
@@ -177,6 +182,9 @@ struct gmux_power {
 	unsigned int link_ups;
 	unsigned int link_failures;
 	u64 link_ns;
+	u32 port_cfg[16];
+	bool port_saved;
+	unsigned int port_restores;
 	struct notifier_block pm_nb;
 	bool sleep_on;
 	pci_power_t sleep_state[GMUX_DGPU_FUNCS];

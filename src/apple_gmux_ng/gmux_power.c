@@ -79,12 +79,26 @@
  * live link, or leaving it disabled, is what keeps a dGPU from coming back
  * (reported on MacBookPro16,1). A failed PWRD is logged and counted, and
  * the power change goes on: the power-on path then finds out whether the
- * GPU answers. On T2 Macs PWRD(0) itself also writes DISCRETE_POWER = 3
- * through the gmux's window (PUPD's MBWR); the driver has powered it on
- * already by then, and holds the display switch lock (gmux->sw.lock) over
- * each PWRD and register request, so that no display switch of its own
+ * GPU answers. On MacBookPro13,3 and the T2 Macs PWRD(0) itself also
+ * writes DISCRETE_POWER = 3 to the gmux (PUPD's SGMX through the index
+ * ports, MBWR through the T2 window); the driver has powered it on already
+ * by then, and holds the display switch lock (gmux->sw.lock) over each
+ * PWRD and register request, so that no display switch of its own
  * interleaves with the firmware's writes. Not called: PWG1/PWG3
  * (retraining at 2.5/8 GT/s).
+ *
+ * The later Macs' PWRD rewrites the dGPU's root port and never writes it
+ * back (macOS enumerates the port again): MacBookPro13,3's PWRD(0) ends
+ * with the port's bus numbers, command register and memory window 0,
+ * MacBookPro15,1's PWRD(1) with its bus numbers 0x00FEFF00 (secondary bus
+ * 0xff, subordinate 0xfe). Either way the port forwards nothing to the
+ * dGPU, which would not come back, and a rescan of the bus meanwhile would
+ * number the port's bus anew. So the driver reads the port's config header
+ * before each PWRD and writes back after it what the firmware changed
+ * (counted in debugfs: link_port_restores): to Linux the port stays as it
+ * configured it. The port is kept resumed over each PWRD, so that its own
+ * runtime PM neither saves nor restores a header the firmware has
+ * rewritten in the middle.
  */
 
 /* without a GPE: how often the interrupt status is polled */
@@ -160,6 +174,64 @@ static int gmux_power_wait_irq(struct apple_gmux_ng *gmux)
 	return 0;
 }
 
+static struct pci_dev *gmux_power_dgpu(struct apple_gmux_ng *gmux);
+
+/* The dGPU's root port (the bridge above it), referenced, or NULL */
+static struct pci_dev *gmux_power_port(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *dgpu, *port = NULL;
+
+	dgpu = gmux_power_dgpu(gmux);
+	if (dgpu)
+		port = pci_dev_get(pci_upstream_bridge(dgpu));
+	pci_dev_put(dgpu);
+	return port;
+}
+
+static void gmux_power_port_save(struct gmux_power *pw, struct pci_dev *port)
+{
+	unsigned int i;
+
+	pw->port_saved = false;
+	for (i = 0; i < ARRAY_SIZE(pw->port_cfg); i++)
+		if (pci_read_config_dword(port, 4 * i, &pw->port_cfg[i]))
+			return;
+	pw->port_saved = true;
+}
+
+/*
+ * Write back the parts of the port's header the firmware may have changed,
+ * in the order the PCI core restores a bridge (the high dwords first, the
+ * command register last); not the status halves, whose bits a write would
+ * clear. Returns whether anything differed.
+ */
+static bool gmux_power_port_restore(struct gmux_power *pw, struct pci_dev *port)
+{
+	static const u8 dwords[] = { 15, 12, 11, 10, 9, 8, 7, 6, 1 };
+	bool changed = false;
+	unsigned int i;
+	u32 now, mask;
+	u8 n;
+
+	if (!pw->port_saved)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(dwords); i++) {
+		n = dwords[i];
+		/* command and I/O base/limit: the low half (a status above) */
+		mask = (n == 1 || n == 7) ? 0xffff : 0xffffffff;
+		if (pci_read_config_dword(port, 4 * n, &now) || now == ~0U)
+			return changed;
+		if (!((now ^ pw->port_cfg[n]) & mask))
+			continue;
+		changed = true;
+		if (mask == 0xffff)
+			pci_write_config_word(port, 4 * n, pw->port_cfg[n]);
+		else
+			pci_write_config_dword(port, 4 * n, pw->port_cfg[n]);
+	}
+	return changed;
+}
+
 /* PWRD(@down) of the dGPU's node; pw->lock held. */
 static void gmux_power_link(struct apple_gmux_ng *gmux, bool down)
 {
@@ -167,6 +239,7 @@ static void gmux_power_link(struct apple_gmux_ng *gmux, bool down)
 	struct acpi_object_list args = { .count = 1, .pointer = &arg };
 	struct gmux_power *pw = &gmux->power;
 	unsigned long long val;
+	struct pci_dev *port;
 	acpi_status status;
 	ktime_t t0;
 
@@ -174,9 +247,24 @@ static void gmux_power_link(struct apple_gmux_ng *gmux, bool down)
 	if (!pw->link_method)
 		return;
 	t0 = ktime_get();
+	/* the port's header while the dGPU is reachable (see DOC: dGPU power) */
+	port = gmux_power_port(gmux);
+	if (port) {
+		pm_runtime_get_sync(&port->dev);
+		gmux_power_port_save(pw, port);
+	}
 	mutex_lock(&gmux->sw.lock);
 	status = acpi_evaluate_integer(pw->link_method, "PWRD", &args, &val);
 	mutex_unlock(&gmux->sw.lock);
+	if (port) {
+		if (gmux_power_port_restore(pw, port)) {
+			pw->port_restores++;
+			dev_dbg(&gmux->pnp->dev, "PWRD(%d) left the dGPU's root port %s rewritten: written back\n",
+				down, pci_name(port));
+		}
+		pm_runtime_put(&port->dev);
+		pci_dev_put(port);
+	}
 	pw->link_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
 	if (down)
 		pw->link_downs++;
@@ -631,6 +719,7 @@ void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux)
 	seq_printf(s, "link_downs: %u\n", pw->link_downs);
 	seq_printf(s, "link_ups: %u\n", pw->link_ups);
 	seq_printf(s, "link_failures: %u\n", pw->link_failures);
+	seq_printf(s, "link_port_restores: %u\n", pw->port_restores);
 	seq_printf(s, "link_us: %llu\n", div_u64(pw->link_ns, NSEC_PER_USEC));
 	seq_printf(s, "power_time_us: %llu\n", div_u64(pw->ns, NSEC_PER_USEC));
 	seq_printf(s, "power_wait_us: %llu\n", div_u64(pw->wait_ns, NSEC_PER_USEC));
