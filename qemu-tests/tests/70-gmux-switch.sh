@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_SWITCH
+# harness: replay
 #
 # GPU switching through the real vga_switcheroo core. The test-only fake GPU driver binds the two display stand-ins (iGPU
 # 00:02.0, dGPU 01:00.0) as vga_switcheroo clients; apple_gmux_ng registers
@@ -15,6 +16,9 @@
 # Then the DDC-only switch of classic gmux (switch_ddc).
 # Own boot: switches change the default VGA device and vga_switcheroo's
 # state for good, and the suite's shared boot would outgrow its time limit.
+# The firmware calls (the profile's dgpu.asl: PWRD) are replayed on the
+# Mac's own tables at the checkpoints: the dGPU off (IGD), on (ON), off
+# (OFF).
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
 gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
@@ -87,13 +91,16 @@ irq0=$(gmux_sw power_irq_missed)
 cmd DIS 3 2 1 "panel to the dGPU"
 sw=$(gmux_sw switches)
 cmd IGD 2 1 0 "panel to the iGPU, dGPU powered off by vga_switcheroo"
+fw_trace_take switch-cmd-igd apple_gmux_ng
 if [ "$(gmux_sw switches)" = $((sw + 1)) ] && [ "$(gmux_sw dgpu_power)" = off ]; then
 	pass apple_gmux_ng switch-verified-counted "each switch verified and counted ($(gmux_sw switches) so far), dGPU power $(gmux_sw dgpu_power)"
 else
 	fail apple_gmux_ng switch-verified-counted "switches $sw -> $(gmux_sw switches), dgpu_power $(gmux_sw dgpu_power)"
 fi
 cmd ON 2 1 1 "inactive dGPU powered on"
+fw_trace_take switch-cmd-on apple_gmux_ng
 cmd OFF 2 1 0 "inactive dGPU powered off"
+fw_trace_take switch-cmd-off apple_gmux_ng
 # Delayed switches: a client refuses (a DRM file is open), so only stage 1
 # runs (the dGPU is powered); the mux moves on the last close.
 echo N > "$TEST_GPU/can_switch"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,TEST_LIFECYCLE
+# harness: replay
 #
 # The vga_switcheroo handler's lifecycle:
 # - MacBookPro8,1 (APP000B with no gmux behind it): no handler, ever; the
@@ -81,6 +82,7 @@ if wait_until 10 sh -c "[ -e $VGASR ] && [ \"\$(basename \"\$(readlink /sys/bus/
 else
 	fail apple_gmux_ng switch-reload-works "switch file $(ls "$VGASR" 2>&1), $N driver '$(pci_driver "$N")' 10 s after reload; $(dmesg_since switch-reload | grep -E 'gmux|switcheroo' | tail -n 2 | tr '\n' ' ')"
 fi
+fw_trace_take switch-reload-works apple_gmux_ng
 gpu_cold_check switch-reload-no-cold-access
 gpu_modules_out
 
@@ -113,4 +115,6 @@ ok*)
 *)
 	skip apple_gmux_ng switch-power-polled-without-gpe "this profile's gmux.asl has no ZGPB to take the GPE away" ;;
 esac
+# (after ZGPR: GMGP, a TEST ONLY fault while it pointed nowhere, is back)
+fw_trace_take switch-power-polled-without-gpe apple_gmux_ng
 rmmod macsupport_test_acpi

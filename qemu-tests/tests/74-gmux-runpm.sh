@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # harness: own-boot when EXPECT_DGPU_DEV,SIMULATOR,TEST_RUNPM
+# harness: replay
 #
 # Automatic power-off of the dGPU: when the dGPU's driver
 # runtime-suspends it (and its audio function is suspended), apple_gmux_ng
@@ -20,7 +21,9 @@
 # (gmux-simctl get dgpu_offs), so a cut that something undoes at once is
 # seen too. TEST ONLY: apple_gmux_ng's test_unlink_delay_ms widens the
 # window between the start of its removal and the unlinking, so that a
-# device removal can be placed in it.
+# device removal can be placed in it. The firmware calls (the profile's
+# dgpu.asl: PWRD) are replayed on the Mac's own tables at the checkpoints
+# (fw_trace_take): the dGPU off, on again, off again.
 
 [ -n "${EXPECT_DGPU_DEV:-}" ] || skip_test apple_gmux_ng "no dGPU on $PROFILE"
 gmux_simulated || skip_test apple_gmux_ng "no simulated gmux on $PROFILE"
@@ -82,6 +85,7 @@ if t=$(off_within 10); then
 else
 	fail apple_gmux_ng runpm-idle-off "still powered 10 s after binding: $(state)"
 fi
+fw_trace_take runpm-idle-off apple_gmux_ng
 
 # The cut dGPU and its audio function are D3cold to the PCI core (as
 # tb_macpm marks its devices), so a config read (lspci, sysfs) resumes them
@@ -112,6 +116,7 @@ if dgpu_is 1 && [ "$(runpm_of "$D" resumes)" -gt "$r0" ] && [ "$(unpowered)" = 0
 else
 	fail apple_gmux_ng runpm-resume-powers-first "resumes $r0 -> $(runpm_of "$D" resumes), unpowered $(unpowered); $(state)"
 fi
+fw_trace_take runpm-resume-powers-first apple_gmux_ng
 sleep 1
 if dgpu_is 1; then
 	pass apple_gmux_ng runpm-held-stays-on "in use for 1 s (2 autosuspend delays): powered"
@@ -124,6 +129,7 @@ if t=$(off_within 10); then
 else
 	fail apple_gmux_ng runpm-off-again "$(state)"
 fi
+fw_trace_take runpm-off-again apple_gmux_ng
 
 # An external display plugged (the gmux's HOTPLUG interrupt): on these
 # Thunderbolt Macs the port is wired to the dGPU, which is resumed, so that
@@ -463,22 +469,23 @@ rmmod apple_gmux_ng
 echo 0 > "$TEST_GPU/$D/thunderbolt"
 gmux_load
 
-# The firmware's link handshake (the profile's dgpu.asl: GFX0.PWRD with
-# TEST ONLY state; QEMU has no link to take down, so the SSDT keeps it and
-# asks the fake GPU driver whether the dGPU has power at each call): the
-# link goes down (PWRD(1)) before every cut, up (PWRD(0)) after every
-# power-on and before the dGPU's driver resumes.
+# The firmware's link handshake (the profile's dgpu.asl: GFX0.PWRD, the
+# Mac's own method on Names for its link registers, QEMU having no link;
+# ../tables/zdgpu.asl asks the fake GPU driver whether the dGPU has power
+# at each call): the link goes down (PWRD(1)) before every cut, up
+# (PWRD(0)) after every power-on and before the dGPU's driver resumes.
 GFX='\_SB_.PCI0.S18_.GFX0'
 gfx() { tb_eval "$GFX.$1"; }
+zdg() { tb_eval "\_SB_.PCI0.S18_.$1"; }
 if [ -n "$(gfx ZLNK)" ]; then
-	dn=$(gfx ZDN1)
-	up=$(gfx ZUP0)
+	dn=$(zdg ZDN1)
+	up=$(zdg ZUP0)
 	ld=$(( $(runpm_of "$D" link_down) + $(runpm_of "$A" link_down 2>/dev/null || echo 0) ))
-	if [ "$(gfx ZSIN)" = 1 ] && [ "$dn" -ge 1 ] && [ "$up" -ge 1 ] && [ "$(gfx ZBAD)" = 0 ] &&
+	if [ "$(zdg ZSIN)" = 1 ] && [ "$dn" -ge 1 ] && [ "$up" -ge 1 ] && [ "$(zdg ZBAD)" = 0 ] &&
 	   [ "$ld" = 0 ] && [ "$(gmux_sw link_handshake)" = PWRD ] && [ "$(gmux_sw link_failures)" = 0 ]; then
-		pass apple_gmux_ng runpm-link-handshake "PWRD(1) $dn times, each before a cut; PWRD(0) $up times, each after power-on; no driver resumed on a disabled link (firmware link state emulated: QEMU has none)"
+		pass apple_gmux_ng runpm-link-handshake "PWRD(1) $dn times, each before a cut; PWRD(0) $up times, each after power-on; no driver resumed on a link the firmware had down (the firmware's method; its link registers emulated: QEMU has none)"
 	else
-		fail apple_gmux_ng runpm-link-handshake "PWRD(1) $dn, PWRD(0) $up, on an unpowered dGPU $(gfx ZBAD) (last PWRD($(gfx ZBDA)), handler $(gfx ZSIN)), resumes on a disabled link $ld; driver: handshake '$(gmux_sw link_handshake)', failures $(gmux_sw link_failures)"
+		fail apple_gmux_ng runpm-link-handshake "PWRD(1) $dn, PWRD(0) $up, on an unpowered dGPU $(zdg ZBAD) (last PWRD($(zdg ZBDA)), handler $(zdg ZSIN)), resumes on a link down $ld; driver: handshake '$(gmux_sw link_handshake)', failures $(gmux_sw link_failures)"
 	fi
 	# a link that does not train to full width: said, and the dGPU resumes
 	dmesg_mark link-narrow
@@ -496,6 +503,7 @@ if [ -n "$(gfx ZLNK)" ]; then
 		fail apple_gmux_ng runpm-link-narrow "dGPU '$st', link failures $f0 -> $(gmux_sw link_failures), log: $(dmesg_since link-narrow | grep -c 'full width')"
 	fi
 	off_within 10 > /dev/null
+	fw_trace_take runpm-link-narrow apple_gmux_ng
 fi
 
 # The audio function removed while the gmux is being removed (TEST ONLY:

@@ -79,6 +79,7 @@ if [ -n "$A" ]; then
 	else
 		fail apple_gmux_ng runpm-hda-keep-power-freed "before the handler: keep_power '$kp' audio '$ast'; after: keep_power '$(runpm_of "$A" keep_power)', dGPU $t; $(state)"
 	fi
+	fw_trace_take runpm-hda-keep-power-freed apple_gmux_ng
 	gpu_cold_check runpm-hda-no-cold-access
 	gpu_modules_out
 fi
@@ -152,6 +153,7 @@ if [ "$(gmux-simctl get dgpu_on)" = 0 ] && [ "$(gst gpu_state)" = off ] && [ "$(
 else
 	fail apple_gmux_ng runpm-radeon-switcheroo-off "power changes $pc0 -> $(gmux_sw power_changes); $(rstate)"
 fi
+fw_trace_take runpm-radeon-switcheroo-off apple_gmux_ng
 
 # Sleep with the dGPU switched OFF: the PCI core saves and restores every
 # device's config space across it, the cut dGPU's and its audio's too
@@ -178,6 +180,7 @@ if [ "$(gmux-simctl get dgpu_on)" = 0 ]; then
 else
 	fail apple_gmux_ng runpm-radeon-off-across-sleep "premise: dGPU not off before sleep: $(rstate)"
 fi
+fw_trace_take runpm-radeon-off-across-sleep apple_gmux_ng
 
 # Unloading apple_gmux_ng leaves a dGPU vga_switcheroo switched OFF off;
 # the reloaded handler powers it before radeon resumes the chip on ON.
@@ -199,6 +202,7 @@ if [ "$off_kept" = 0 ] && [ "$reloaded" = "off vga_switcheroo" ] && [ "$(gmux-si
 else
 	fail apple_gmux_ng runpm-radeon-off-kept-on-unload "dgpu_on after unload $off_kept, record after reload '$reloaded', state_lost $(gst state_lost); $(rstate); $(tr '\n' ' ' < "$VGASR" 2>&1)"
 fi
+fw_trace_take runpm-radeon-off-kept-on-unload apple_gmux_ng
 # (an AMD GPU's audio is no client where the kernel's apple_gmux_detect()
 # misses the gmux, a T2 one on 6.1: then nothing resumes it on ON)
 if [ -n "$A" ]; then

@@ -121,6 +121,7 @@ if [ "$before" = 3 ] && sim_is switch_display 2 && [ "$(igd_panel)" = found ] &&
 else
 	fail apple_gmux_ng igd-force-before-probe "SWITCH_DISPLAY before $before; $(what); sim dgpu_on $(gmux-simctl get dgpu_on)"
 fi
+fw_trace_take igd-force-before-probe apple_gmux_ng
 
 gpu_cold_check igd-no-cold-access
 gpu_modules_out

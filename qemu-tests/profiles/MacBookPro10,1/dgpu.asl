@@ -17,23 +17,18 @@
  *
  * Shared by the profiles with a dGPU stand-in (a secondary-vga at 01:00.0
  * behind a pcie-root-port at 00:03.0, whose node in QEMU's DSDT is
- * \_SB.PCI0.S18). QEMU models no link state, so PWRD keeps its own (ZLNK)
- * and checks, at each call, that the dGPU has power (the link goes down
- * before the power does, and trains only once the power is back): TEST
- * ONLY, the harness's fake GPU driver (macsupport_test_gpu) serves the
- * OEM address space 0x99, whose byte 0 reads 1 while the simulated gmux
- * powers the dGPU; _REG says when it is there (ZSIN). Without it PWRD only
- * counts. TEST ONLY names:
+ * \_SB.PCI0.S18). QEMU models no link state, so PWRD keeps its own (ZLNK),
+ * and ../tables/zdgpu.asl's ZPWC counts each call and checks that the dGPU
+ * has power (the link goes down before the power does, and trains only
+ * once the power is back). TEST ONLY names:
  *   ZLNK  1 link up (trained), 0 disabled by PWRD(1)
- *   ZDN1  PWRD(1) calls       ZUP0  PWRD(0) calls
- *   ZBAD  calls that found the dGPU unpowered (the handshake out of order)
- *   ZBDA  the argument of the last such call (0xFF: none)
  *   ZFLT  1: PWRD(0) reports the link did not train to x8 (returns 1);
  *         set with ZSFL (1 or 0)
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "DgpuLink", 0x00001000)
 {
     External (\_SB.PCI0.S18, DeviceObj)
+    External (\_SB.PCI0.S18.ZPWC, MethodObj)
 
     Scope (\_SB.PCI0.S18)
     {
@@ -41,26 +36,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "DgpuLink", 0x00001000)
         {
             Name (_ADR, Zero)
 
-            /* TEST ONLY: the fake GPU driver's view of the dGPU's power */
-            OperationRegion (ZSPW, 0x99, Zero, One)
-            Field (ZSPW, ByteAcc, NoLock, Preserve)
-            {
-                ZDPW,   8
-            }
-            Name (ZSIN, Zero)
-            Method (_REG, 2, NotSerialized)
-            {
-                If (LEqual (Arg0, 0x99))
-                {
-                    Store (Arg1, ZSIN)
-                }
-            }
-
             Name (ZLNK, One)
-            Name (ZDN1, Zero)
-            Name (ZUP0, Zero)
-            Name (ZBAD, Zero)
-            Name (ZBDA, 0xFF)
             Name (ZFLT, Zero)
 
             Method (ZSFL, 1, NotSerialized)
@@ -70,19 +46,13 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "DgpuLink", 0x00001000)
 
             Method (PWRD, 1, Serialized)
             {
-                If (LAnd (ZSIN, LNotEqual (ZDPW, One)))
-                {
-                    Increment (ZBAD)
-                    Store (Arg0, ZBDA)
-                }
+                \_SB.PCI0.S18.ZPWC (Arg0)
                 If (Arg0)
                 {
-                    Increment (ZDN1)
                     Store (Zero, ZLNK)
                     Sleep (0x64)
                     Return (Zero)
                 }
-                Increment (ZUP0)
                 Store (One, ZLNK)
                 If (ZFLT)
                 {
