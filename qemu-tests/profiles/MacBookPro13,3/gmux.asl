@@ -20,10 +20,15 @@
  *  - The Mac's \OSDW returns 1 when OSYS is 0x2710, which its PINI sets
  *    when _OSI ("Darwin") answers true. Here \OSDW asks _OSI ("Darwin")
  *    directly (Linux answers true when DMI says "Apple Inc.").
- *  - On the Mac, GMSP, GMLV and the non-Darwin GPE path use the PCH GPIO
- *    pad 0x01070010 through \_SB.SGII/GGII (pad RX-invert bit) and
- *    \_SB.GGIV (pad RX state). QEMU has no such pad, so the two bits are
- *    the Name variables ZPII and ZPIV inside GMUX.
+ *  - GMSP, GMLV and the non-Darwin GPE path use the PCH GPIO pad
+ *    0x01070010 through \_SB.SGII/GGII (pad RX-invert bit) and \_SB.GGIV
+ *    (pad RX state), as on the Mac: here ../tables/gpio.asl's model of
+ *    those methods (QEMU has no such pad).
+ *  - _PRW, _L17, GMSP and GMLV record themselves in the firmware-call
+ *    trace (\ZTRC, ../tables/trace.asl), which the host replays on the
+ *    Mac's own tables (replay.map, _L17 as _L50). No ACPI method of the
+ *    Mac decides the dGPU's power (see dgpu.asl): this device only tells
+ *    the gmux's interrupt.
  *  - No gmux answers at io 0x700 in QEMU (the ports read 0xff); nothing
  *    raises the GPE. TEST ONLY: _CRS is a method that appends the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h) when the
@@ -34,6 +39,10 @@
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB13", 0x00001000)
 {
     External (\_SB.PCI0, DeviceObj)
+    External (\ZTRC, MethodObj)
+    External (\_SB.SGII, MethodObj)
+    External (\_SB.GGII, MethodObj)
+    External (\_SB.GGIV, MethodObj)
 
     /*
      * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
@@ -142,6 +151,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB13", 0x00001000)
             }
             Method (_PRW, 0, NotSerialized)
             {
+                \ZTRC ("\\_SB.PCI0.LPCB.GMUX._PRW")
                 /* Both paths return the same package on the Mac too. */
                 If (OSDW ())
                 {
@@ -163,40 +173,40 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB13", 0x00001000)
             {
                 Method (_L17, 0, NotSerialized)
                 {
+                    \ZTRC ("\\_GPE._L17")
                     If (OSDW ())
                     {
                         Notify (\_SB.PCI0.LPCB.GMUX, 0x80)
                     }
-                    ElseIf (LEqual (\_SB.PCI0.LPCB.GMUX.ZPII, One))
+                    ElseIf ((\_SB.GGII (0x01070010) == One))
                     {
-                        Store (Zero, \_SB.PCI0.LPCB.GMUX.ZPII)
+                        \_SB.SGII (0x01070010, Zero)
                     }
                     Else
                     {
-                        Store (One, \_SB.PCI0.LPCB.GMUX.ZPII)
+                        \_SB.SGII (0x01070010, One)
                     }
                 }
             }
 
-            /* Stand in for pad 0x01070010's RX-invert and RX-state bits. */
-            Name (ZPII, Zero)
-            Name (ZPIV, Zero)
 
             Name (GMGP, 0x17)           // real: 0x50 (see header)
             /* TEST ONLY: counts GMSP calls, so a test can see the driver call it */
             Name (ZMSC, Zero)
             Method (GMSP, 1, NotSerialized)
             {
+                \ZTRC (Concatenate ("\\_SB.PCI0.LPCB.GMUX.GMSP ", ToDecimalString (Arg0)))
                 Increment (ZMSC)
-                If (LLessEqual (Arg0, One))
+                If ((Arg0 <= One))
                 {
-                    Store (Arg0, ZPII)
+                    \_SB.SGII (0x01070010, Arg0)
                 }
             }
 
             Method (GMLV, 0, NotSerialized)
             {
-                Return (ZPIV)
+                \ZTRC ("\\_SB.PCI0.LPCB.GMUX.GMLV")
+                Return (\_SB.GGIV (0x01070010))
             }
         }
     }
