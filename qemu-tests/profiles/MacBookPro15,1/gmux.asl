@@ -15,13 +15,20 @@
  *    when _OSI ("Darwin") answers true. Here \OSDW asks _OSI ("Darwin")
  *    directly (Linux answers true when DMI says "Apple Inc."). Other SSDTs
  *    of this profile must use External (\OSDW, MethodObj), not redefine it.
- *  - On the Mac, GMSP, GMLV and the non-Darwin _L15 path use the PCH GPIO
- *    pad 0x03000015 through \_SB.SGII/GGII (pad RX-invert bit, DW0 bit 23)
- *    and \_SB.GGIV (pad RX state, DW0 bit 1). QEMU has no such pad, so the
- *    two bits are the Name variables ZPII and ZPIV inside GPUC.
+ *  - GMSP, GMLV and the non-Darwin _L15 path use the PCH GPIO pad
+ *    0x03000015 through \_SB.SGII/GGII (pad RX-invert bit, DW0 bit 23) and
+ *    \_SB.GGIV (pad RX state, DW0 bit 1), as on the Mac: here
+ *    ../tables/gpio.asl's model of those methods (QEMU has no such pad).
  *  - Nothing decodes 0xFE0B0200 in QEMU (the T2 gmux registers are absent;
  *    the simulator window below stands in for them, TEST ONLY) and nothing
- *    raises GPE 0x15; _L15 exists so the GPE has a handler.
+ *    raises GPE 0x15: the harness's GPE wire (macsupport_test_gpe_wire)
+ *    runs _L15 while the simulated gmux's interrupt is pending.
+ *  - _PRW, _L15, GMSP and GMLV record themselves in the firmware-call
+ *    trace (\ZTRC, ../tables/trace.asl), which the host replays on the
+ *    Mac's own tables (replay.map). No ACPI method of the Mac decides the
+ *    dGPU's power (see dgpu.asl): this device only tells the gmux's
+ *    interrupt, and apple_gmux_ng calls GMSP (0) after each one (the T2
+ *    firmware's Darwin path leaves the pad's RX inversion to the driver).
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
  *    harness has put its ivshmem-plain device at 00:10.0 (see ZSIM and
@@ -31,6 +38,10 @@
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
 {
     External (\_SB.PCI0, DeviceObj)
+    External (\ZTRC, MethodObj)
+    External (\_SB.SGII, MethodObj)
+    External (\_SB.GGII, MethodObj)
+    External (\_SB.GGIV, MethodObj)
 
     /*
      * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
@@ -137,6 +148,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             }
             Method (_PRW, 0, NotSerialized)
             {
+                \ZTRC ("\\_SB.PCI0.LPCB.GPUC._PRW")
                 /* Both paths return the same package on the Mac too. */
                 If (OSDW ())
                 {
@@ -158,40 +170,40 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GpucMB15", 0x00001000)
             {
                 Method (_L15, 0, NotSerialized)
                 {
+                    \ZTRC ("\\_GPE._L15")
                     If (OSDW ())
                     {
                         Notify (\_SB.PCI0.LPCB.GPUC, 0x80)
                     }
-                    ElseIf (LEqual (\_SB.PCI0.LPCB.GPUC.ZPII, One))
+                    ElseIf ((\_SB.GGII (0x03000015) == One))
                     {
-                        Store (Zero, \_SB.PCI0.LPCB.GPUC.ZPII)
+                        \_SB.SGII (0x03000015, Zero)
                     }
                     Else
                     {
-                        Store (One, \_SB.PCI0.LPCB.GPUC.ZPII)
+                        \_SB.SGII (0x03000015, One)
                     }
                 }
             }
 
-            /* Stand in for pad 0x03000015's RX-invert and RX-state bits. */
-            Name (ZPII, Zero)
-            Name (ZPIV, Zero)
 
             Name (GMGP, 0x15)
             /* TEST ONLY: counts GMSP calls, so a test can see the driver call it */
             Name (ZMSC, Zero)
             Method (GMSP, 1, NotSerialized)
             {
+                \ZTRC (Concatenate ("\\_SB.PCI0.LPCB.GPUC.GMSP ", ToDecimalString (Arg0)))
                 Increment (ZMSC)
-                If (LLessEqual (Arg0, One))
+                If ((Arg0 <= One))
                 {
-                    Store (Arg0, ZPII)
+                    \_SB.SGII (0x03000015, Arg0)
                 }
             }
 
             Method (GMLV, 0, NotSerialized)
             {
-                Return (ZPIV)
+                \ZTRC ("\\_SB.PCI0.LPCB.GPUC.GMLV")
+                Return (\_SB.GGIV (0x03000015))
             }
         }
     }
