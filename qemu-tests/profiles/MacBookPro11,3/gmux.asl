@@ -12,15 +12,23 @@
  *    container without _ADR or _HID, so it does not clash with QEMU's own
  *    node for 00:1f.0. Other SSDTs of this profile that need LPCB must use
  *    External (\_SB.PCI0.LPCB, DeviceObj) and be listed after this file.
- *  - On the Mac, GMSP and GMLV use GP06, bit 6 of GP_LVL (GPIOBASE + 0x0c)
- *    of the PCH GPIO block. QEMU has no such GPIO, so GP06 is a Name
- *    variable inside GMUX. GMSP keeps the real logic (it ORs its argument
- *    in, so GMSP (0) never clears the bit, exactly as on the Mac).
+ *  - On the Mac, GMSP and GMLV use \GP06, bit 6 of GP_LVL (GPIOBASE +
+ *    0x0c) of the PCH GPIO block, a field of the DSDT's GPIO region. QEMU
+ *    has no such GPIO, so \GP06 is a Name here, at the same path. GMSP
+ *    keeps the real logic (it ORs its argument in, so GMSP (0) never clears
+ *    the bit, exactly as on the Mac).
  *  - The Mac's \OSDW returns 1 when OSYS is 0x2710, which its PINI sets
  *    when _OSI ("Darwin") answers true. Here \OSDW asks _OSI ("Darwin")
  *    directly (Linux answers true when DMI says "Apple Inc."). Other SSDTs
  *    of this profile must use External (\OSDW, MethodObj), not redefine it.
- *  - Nothing raises GPE 0x16 in QEMU; _L16 exists so the GPE has a handler.
+ *  - Nothing raises GPE 0x16 in QEMU: the harness's GPE wire
+ *    (macsupport_test_gpe_wire) runs _L16 while the simulated gmux's
+ *    interrupt is pending.
+ *  - _PRW, _L16, GMSP and GMLV record themselves in the firmware-call
+ *    trace (\ZTRC, ../tables/trace.asl), which the host replays on the
+ *    Mac's own tables (replay.map). No ACPI method of the Mac decides the
+ *    dGPU's power (see dgpu.asl): this device only tells the gmux's
+ *    interrupt.
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
  *    harness has put its ivshmem-plain device at 00:10.0 (see ZSIM and
@@ -28,13 +36,17 @@
  *    resources alone.
  *
  * The gmux itself is the same as the MacBookPro10,1's (same I/O window,
- * same GPE, same protocol); only _PRW became a method. Stock QEMU cannot back these ports with a process, so the
- * driver's test transport speaks the indexed protocol over the simulator
- * window instead.
+ * same GPE, same protocol); only _PRW became a method. Stock QEMU cannot
+ * back these ports with a process, so the driver's test transport speaks
+ * the indexed protocol over the simulator window instead.
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxM113", 0x00001000)
 {
     External (\_SB.PCI0, DeviceObj)
+    External (\ZTRC, MethodObj)
+
+    /* Stands in for the PCH GPIO level bit GP06 (see header). */
+    Name (\GP06, Zero)
 
     /*
      * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
@@ -143,6 +155,7 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxM113", 0x00001000)
             }
             Method (_PRW, 0, NotSerialized)
             {
+                \ZTRC ("\\_SB.PCI0.LPCB.GMUX._PRW")
                 /* Both paths return the same package on the Mac too. */
                 If (OSDW ())
                 {
@@ -164,25 +177,25 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxM113", 0x00001000)
             {
                 Method (_L16, 0, NotSerialized)
                 {
+                    \ZTRC ("\\_GPE._L16")
                     Notify (\_SB.PCI0.LPCB.GMUX, 0x80)
                 }
             }
 
-            /* Stands in for the PCH GPIO level bit GP06 (see header). */
-            Name (GP06, Zero)
-
             Name (GMGP, 0x16)
             Method (GMSP, 1, NotSerialized)
             {
+                \ZTRC (Concatenate ("\\_SB.PCI0.LPCB.GMUX.GMSP ", ToDecimalString (Arg0)))
                 If (LLessEqual (Arg0, One))
                 {
-                    Or (GP06, Arg0, GP06)
+                    Or (\GP06, Arg0, \GP06)
                 }
             }
 
             Method (GMLV, 0, NotSerialized)
             {
-                Return (GP06)
+                \ZTRC ("\\_SB.PCI0.LPCB.GMUX.GMLV")
+                Return (\GP06)
             }
         }
     }
