@@ -11,11 +11,18 @@
  *    container without _ADR or _HID, so it does not clash with QEMU's own
  *    node for 00:1f.0. Other SSDTs of this profile that need LPCB must use
  *    External (\_SB.PCI0.LPCB, DeviceObj) and be listed after this file.
- *  - On the Mac, GMSP and GMLV use GP06, bit 6 of GP_LVL (GPIOBASE + 0x0c)
- *    of the PCH GPIO block. QEMU has no such GPIO, so GP06 is a Name
- *    variable inside GMUX. GMSP keeps the real logic (it ORs its argument
- *    in, so GMSP (0) never clears the bit, exactly as on the Mac).
- *  - Nothing raises GPE 0x16 in QEMU; _L16 exists so the GPE has a handler.
+ *  - On the Mac, GMSP and GMLV use \GP06, bit 6 of GP_LVL (GPIOBASE +
+ *    0x0c) of the PCH GPIO block, a field of the DSDT's GPIO region. QEMU
+ *    has no such GPIO, so \GP06 is a Name here, at the same path. GMSP
+ *    keeps the real logic (it ORs its argument in, so GMSP (0) never clears
+ *    the bit, exactly as on the Mac).
+ *  - Nothing raises GPE 0x16 in QEMU: the harness's GPE wire
+ *    (macsupport_test_gpe_wire) runs _L16 while the simulated gmux's
+ *    interrupt is pending.
+ *  - _L16, GMSP, GMLV record themselves in the firmware-call trace
+ *    (\ZTRC, ../tables/trace.asl), which the host replays on the Mac's own
+ *    tables (replay.map). No ACPI method of the Mac decides the dGPU's
+ *    power (see dgpu.asl): this device only tells the gmux's interrupt.
  *  - TEST ONLY: ZGPB and ZGPR change GMGP (see below).
  *  - TEST ONLY: _CRS is a method that appends a second resource, the gmux
  *    simulator's 4 KiB window (include/macsupport/gmux_sim.h), when the
@@ -32,6 +39,11 @@
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
 {
     External (\_SB.PCI0, DeviceObj)
+    External (\ZTRC, MethodObj)
+    External (\ZTRA, MethodObj)
+
+    /* Stands in for the PCH GPIO level bit GP06 (see header). */
+    Name (\GP06, Zero)
 
     /*
      * TEST ONLY: the harness's gmux simulator is an ivshmem-plain device at
@@ -138,12 +150,10 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
             {
                 Method (_L16, 0, NotSerialized)
                 {
+                    \ZTRC ("\\_GPE._L16")
                     Notify (\_SB.PCI0.LPCB.GMUX, 0x80)
                 }
             }
-
-            /* Stands in for the PCH GPIO level bit GP06 (see header). */
-            Name (GP06, Zero)
 
             Name (GMGP, 0x16)
 
@@ -154,24 +164,28 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "GmuxMB10", 0x00001000)
              */
             Method (ZGPB, 0, NotSerialized)
             {
+                \ZTRA ("set \\_SB.PCI0.LPCB.GMUX.GMGP 238")
                 Store (0xEE, GMGP)
             }
 
             Method (ZGPR, 0, NotSerialized)
             {
+                \ZTRA ("set \\_SB.PCI0.LPCB.GMUX.GMGP 22")
                 Store (0x16, GMGP)
             }
             Method (GMSP, 1, NotSerialized)
             {
+                \ZTRC (Concatenate ("\\_SB.PCI0.LPCB.GMUX.GMSP ", ToDecimalString (Arg0)))
                 If (LLessEqual (Arg0, One))
                 {
-                    Or (GP06, Arg0, GP06)
+                    Or (\GP06, Arg0, \GP06)
                 }
             }
 
             Method (GMLV, 0, NotSerialized)
             {
-                Return (GP06)
+                \ZTRC ("\\_SB.PCI0.LPCB.GMUX.GMLV")
+                Return (\GP06)
             }
         }
     }
