@@ -266,13 +266,18 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	if (n == 1 && !bad) {
 		ctrl->plug_gpe = first.gpe;
 		ctrl->plug_level = first.level;
+		/* Alpine Ridge: the pad its level method flips (tb_level_gpe_work()) */
+		ctrl->plug_pad = first.level ? first.pad : 0;
 		snprintf(ctrl->plug_method, sizeof(ctrl->plug_method), "\\_GPE._%c%02X",
 			 first.level ? 'L' : 'E', first.gpe);
-		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
-			 "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
-			 first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
-			 (char *)name.pointer,
-			 ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
+		r = snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			     "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
+			     first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
+			     (char *)name.pointer,
+			     ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
+		if (ctrl->plug_pad && r > 0 && (size_t)r < sizeof(ctrl->plug_source))
+			snprintf(ctrl->plug_source + r, sizeof(ctrl->plug_source) - r,
+				 ", flips pad 0x%08x", ctrl->plug_pad);
 	} else if (bad) {
 		/* the GPE may be in a table that could not be read: no guess */
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),

@@ -154,6 +154,8 @@ struct tb_mech_ops {
  *	found); with @has_notify enabled while plugs are listened for
  * @plug_level: @plug_gpe is level-triggered (an _Lxx method)
  * @plug_method: the firmware's method for @plug_gpe ("\_GPE._L55")
+ * @plug_pad: Alpine Ridge: the GPIO pad whose RX inversion @plug_method
+ *	flips on each plug and unplug, as its AML names it (0: not found)
  * @own_gpe: Alpine Ridge: the module's handler is installed for the
  *	level-triggered @plug_gpe, and the work runs @plug_method
  * @plug_gpe_on: @plug_gpe is enabled by the module (with @own_gpe: for
@@ -250,12 +252,13 @@ struct tb_ctrl {
 	u32 plug_gpe;
 	bool plug_level;
 	char plug_method[sizeof("\\_GPE._L00")];
+	u32 plug_pad;
 	bool own_gpe;
 	bool plug_gpe_on;
 	bool plug_gpe_warned;
 	char methods[48];
 	const char *mechanism;
-	char plug_source[96];
+	char plug_source[128];
 	struct device *rsw;
 
 	struct mutex lock;	/* serialises power changes; protects @off to @hold_until */
