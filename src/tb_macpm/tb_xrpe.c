@@ -103,6 +103,59 @@ static bool tb_refused(struct tb_ctrl *ctrl)
 	return true;
 }
 
+/*
+ * Bring the root port back after XRPE/TRPE failed part-way. The real
+ * methods put the root port in D3hot (its PMCSR, behind the PCI core's
+ * back) and disable its link before they cut the rail, and their power-up
+ * does nothing unless the rail is off: a failure in between leaves a
+ * powered controller behind a port in D3hot with its link disabled. The
+ * PCI core still thinks the port in D0 (pci_set_power_state() would do
+ * nothing): it is told what the port's PMCSR says, as
+ * pci_update_current_state() would (not exported), then brought to D0;
+ * the link is enabled again.
+ * Return: whether the port had to be brought back.
+ */
+static bool tb_rp_recover(struct tb_ctrl *ctrl)
+{
+	struct pci_dev *rp = ctrl->rp;
+	u16 pmcsr = 0, lnkctl = 0;
+
+	if (rp->pm_cap) {
+		pci_read_config_word(rp, rp->pm_cap + PCI_PM_CTRL, &pmcsr);
+		if (!PCI_POSSIBLE_ERROR(pmcsr) && (pmcsr & PCI_PM_CTRL_STATE_MASK)) {
+			rp->current_state = (__force pci_power_t)(pmcsr & PCI_PM_CTRL_STATE_MASK);
+			pci_set_power_state(rp, PCI_D0);
+		}
+	}
+	pcie_capability_read_word(rp, PCI_EXP_LNKCTL, &lnkctl);
+	if (lnkctl & PCI_EXP_LNKCTL_LD)
+		pcie_capability_clear_word(rp, PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_LD);
+	if (!(pmcsr & PCI_PM_CTRL_STATE_MASK) && !(lnkctl & PCI_EXP_LNKCTL_LD))
+		return false;
+	dev_warn(&ctrl->dev, "root port %s was left by %s%s%s: brought back\n",
+		 pci_name(rp), ctrl->set_method,
+		 pmcsr & PCI_PM_CTRL_STATE_MASK ? " in D3hot" : "",
+		 lnkctl & PCI_EXP_LNKCTL_LD ? " with its link disabled" : "");
+	return true;
+}
+
+/* Wait (bounded) until the upstream port answers. */
+static bool tb_upsb_wait(struct tb_ctrl *ctrl)
+{
+	ktime_t deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
+	bool alive;
+
+	for (;;) {
+		bool late = ktime_after(ktime_get(), deadline);
+
+		alive = pci_device_is_present(ctrl->upsb);
+		if (alive || late)
+			break;
+		usleep_range(2000, 2500);
+	}
+	return alive;
+}
+
 /* XRPE(0)/TRPE(0), then with @xril the poll of XRIL; the plug armed. */
 static int tb_set_power_off(struct tb_ctrl *ctrl, bool xril)
 {
@@ -110,6 +163,9 @@ static int tb_set_power_off(struct tb_ctrl *ctrl, bool xril)
 	if (tb_set_power(ctrl, false)) {
 		ctrl->stay_on = "its power-down method failed";
 		tb_set_power(ctrl, true);
+		if (tb_rp_recover(ctrl) && !tb_upsb_wait(ctrl))
+			dev_err(&ctrl->dev, "upstream port %s does not answer after %s(0) failed\n",
+				pci_name(ctrl->upsb), ctrl->set_method);
 		return -EBUSY;
 	}
 
@@ -146,26 +202,22 @@ static int tb_trpe_off(struct tb_ctrl *ctrl)
 /* Power the controller and wait until its upstream port answers. */
 static int tb_set_power_on(struct tb_ctrl *ctrl)
 {
-	ktime_t deadline;
 	bool alive;
 	int ret;
 
 	ret = tb_set_power(ctrl, true);
 	if (ret) {
+		/* the rail may be on behind a port left down */
+		tb_rp_recover(ctrl);
 		ctrl->up_failed_in_row++;
 		schedule_work(&ctrl->recover_work);
 		return ret;
 	}
 
-	deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
-	for (;;) {
-		bool late = ktime_after(ktime_get(), deadline);
-
-		alive = pci_device_is_present(ctrl->upsb);
-		if (alive || late)
-			break;
-		usleep_range(2000, 2500);
-	}
+	alive = tb_upsb_wait(ctrl);
+	/* a power-up that left the root port down, not the chip */
+	if (!alive && tb_rp_recover(ctrl))
+		alive = tb_upsb_wait(ctrl);
 	if (!alive) {
 		ctrl->errors++;
 		ctrl->stay_on = "it did not come back after power-up";
