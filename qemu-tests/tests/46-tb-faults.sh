@@ -4,7 +4,8 @@
 # - a held runtime-PM reference on the NHI (an XDomain peer, thunderbolt-net)
 #   keeps it powered; let go, it goes off;
 # - a plug GPE that keeps firing while XRIL says nothing is plugged is
-#   ignored, rate-limited, then the controller stays on and says why (once);
+#   ignored, rate-limited, then the controller stays on and says why (once),
+#   until power_down is written;
 # - firmware whose XRIL never reports the controller off: each power-down is
 #   undone and treated as a plug; after 5 in a row the controller stays on
 #   and says why (a single refusal must not end power management);
@@ -150,6 +151,14 @@ case "$reason" in
 	fi ;;
 *) fail tb_macpm gpe-storm-stays-on "after $n GPEs raised in $took s (a storm is 11 in 10 s): reason '$reason', spurious $(tb_attr 1 spurious); $(tb_state 1)" ;;
 esac
+# ... not for good: writing power_down tries again (the GPE is armed at the
+# next power-down, and a storm counts from anew)
+echo 1 > /sys/module/tb_macpm/parameters/power_down
+if t=$(wait_until 20 tb_is 1 off); then
+	pass tb_macpm gpe-storm-retry "power_down written: off again $t s later, reason '$(tb_attr 1 stay_on_reason)'"
+else
+	fail tb_macpm gpe-storm-retry "not off 20 s after power_down was written: '$(tb_attr 1 stay_on_reason)'; $(tb_state 1)"
+fi
 
 # XRIL never reports off: each refusal is undone and treated as a plug (the
 # NHI resumed to look); only TB_MAX_REFUSALS (5) in a row leave it on

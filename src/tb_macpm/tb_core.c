@@ -9,6 +9,7 @@
 
 #include <linux/acpi.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -229,7 +230,9 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 #define TB_STAY_ON_TB3_EDGE	"Thunderbolt 3: its plug GPE is edge-triggered but not Titan Ridge's, whose method notifies the NHI"
 #define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
 #define TB_STAY_ON_TB3_STUB	"Thunderbolt 3 with a level plug GPE (Alpine Ridge) whose RTPC vote changes nothing (RTBT stays 1): only TRPE would switch it, done on Titan Ridge only (MacPro7,1); no Alpine Ridge Mac is known to have that"
-#define TB_STAY_ON_TB3_VOTE_UNKNOWN	"Thunderbolt 3: the root port's RTBT could not be read after RTPC(0), so whether its votes work is not known"
+#define TB_STAY_ON_TB3_VOTE_UNKNOWN	"Thunderbolt 3: the root port's RTBT could not be read after RTPC(0), three times, so whether its votes work is not known; reload tb_macpm to ask again"
+/* Times whether RTPC is a stub is asked (tb3_vote_is_stub()) before it stays unknown */
+#define TB3_STUB_TRIES	3
 
 /*
  * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
@@ -303,6 +306,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
+	unsigned int i;
 	bool votes;
 	int stub;
 
@@ -359,7 +363,14 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	ctrl->has_gpe = false;
 	votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
 		acpi_has_method(rp_handle, "_PS3");
-	stub = votes ? tb3_vote_is_stub(ctrl, rp_handle) : 0;
+	/* asked again where it could not tell: an AML error may be passing */
+	stub = 0;
+	for (i = 0; votes && i < TB3_STUB_TRIES; i++) {
+		stub = tb3_vote_is_stub(ctrl, rp_handle);
+		if (stub >= 0)
+			break;
+		msleep(20);
+	}
 	if (stub > 0)
 		votes = false;
 	ctrl->mechanism = votes ? "RTPC votes, root port _PS3" : ctrl->set_method;

@@ -203,6 +203,9 @@ struct tb_mech_ops {
  * @refusals: power-downs the firmware refused
  * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
+ * @down_failed_in_row: XRPE/TRPE: power-downs that failed (the method, or
+ *	the plug GPE's enable) since the last one that worked
+ * @down_retry_work: tries such a power-down again
  * @up_failed_in_row: failed power-ups since the last one that worked
  * @up_hold: Thunderbolt 3: a power-up did not come back (its upstream port
  *	or a function behind it did not answer), and the upstream port is held
@@ -290,6 +293,8 @@ struct tb_ctrl {
 	unsigned int refusals;
 	unsigned int refused_in_row;
 	unsigned int errors;
+	unsigned int down_failed_in_row;
+	struct delayed_work down_retry_work;
 	unsigned int up_failed_in_row;
 	bool up_hold;
 	bool up_bad;

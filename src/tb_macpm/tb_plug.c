@@ -24,6 +24,10 @@
 /* A spurious GPE is re-enabled after this long. */
 #define TB_REARM_MS		100
 
+/* XRIN's GPE in a storm; cleared by writing power_down (tb_plug_retry()). */
+#define TB_XRIL_STORM_REASON	"its plug GPE fires while nothing is plugged in (GPE storm); write 1 to tb_macpm.power_down to try again"
+static const char tb_xril_storm_reason[] = TB_XRIL_STORM_REASON;
+
 /* Listen for plugs (ctrl->lock held): enable the GPE, or take the notify. */
 int tb_arm(struct tb_ctrl *ctrl)
 {
@@ -133,8 +137,7 @@ static void tb_gpe_work(struct work_struct *work)
 		ctrl->spurious++;
 		if (tb_storm(ctrl, now)) {
 			storm = true;
-			ctrl->stay_on =
-				"its plug GPE fires while nothing is plugged in (GPE storm)";
+			ctrl->stay_on = tb_xril_storm_reason;
 			dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms with nothing plugged in: the controller stays powered\n",
 				 ctrl->gpe, ctrl->storm_count, TB_STORM_WINDOW_MS);
 		} else {
@@ -385,6 +388,14 @@ void tb_plug_remove(struct tb_ctrl *ctrl)
 /* tb_macpm.power_down written (ctrl->lock held). */
 void tb_plug_retry(struct tb_ctrl *ctrl)
 {
+	/*
+	 * XRIN's GPE after a storm: the controller is on and the GPE
+	 * disarmed; the next power-down arms it again
+	 */
+	if (ctrl->stay_on == tb_xril_storm_reason) {
+		ctrl->stay_on = NULL;
+		ctrl->storm_count = 0;
+	}
 	/* Alpine Ridge after a storm: the GPE enabled again */
 	if (!ctrl->plug_storm || ctrl->dying)
 		return;

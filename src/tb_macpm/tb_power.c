@@ -522,7 +522,7 @@ static void tb_recover_work(struct work_struct *work)
 		if (ctrl->up_failed_in_row < TB_MAX_UP_FAILURES)
 			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_UP_RETRY_MS));
 		else
-			dev_err(&ctrl->dev, "%u power-ups in a row failed: plugs are no longer watched; reload tb_macpm to try again\n",
+			dev_err(&ctrl->dev, "%u power-ups in a row failed: plugs are no longer watched; write 1 to tb_macpm.power_down to try again\n",
 				ctrl->up_failed_in_row);
 	}
 	mutex_unlock(&ctrl->lock);
@@ -561,9 +561,19 @@ void tb_request_on(struct tb_ctrl *ctrl)
 	}
 }
 
+/* A failed power-down, tried again (tb_xrpe.c). */
+static void tb_down_retry_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl,
+					    down_retry_work);
+
+	pm_request_idle(&ctrl->dev);
+}
+
 int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 {
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
+	INIT_DELAYED_WORK(&ctrl->down_retry_work, tb_down_retry_work);
 	INIT_DELAYED_WORK(&ctrl->settle_work, tb_settle_work);
 	INIT_WORK(&ctrl->look_work, tb_look_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
@@ -585,6 +595,7 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	/* not cancelled: an unbind whose power-up failed leaves no error behind */
 	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
+	cancel_delayed_work_sync(&ctrl->down_retry_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
 	cancel_delayed_work_sync(&ctrl->settle_work);
 	tb_release_ports(ctrl, true);
@@ -618,6 +629,13 @@ void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 		pm_runtime_put(&ctrl->upsb->dev);
 		schedule_work(&ctrl->recover_work);
 	}
+	/*
+	 * Thunderbolt 1 and 2 off after failed power-ups, its plug no longer
+	 * watched (tb_recover_work()): watched again, so the next plug tries
+	 */
+	ctrl->up_failed_in_row = 0;
+	if (ctrl->off && !ctrl->armed && !ctrl->dying)
+		mod_delayed_work(system_wq, &ctrl->rearm_work, 0);
 	mutex_unlock(&ctrl->lock);
 	if (tb_power_down) {
 		pm_request_idle(&ctrl->dev);
