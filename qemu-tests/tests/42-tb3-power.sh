@@ -17,8 +17,9 @@
 # (the same GPE, the pad's polarity flipped back) runs the method again
 # without a power change; plugs and unplugs in quick succession, each
 # flipping the pad, are no storm, and a method that clears nothing (a
-# storm) leaves the controller on until tb_macpm.power_down is written.
-# On the profile's
+# storm) leaves the controller on until tb_macpm.power_down is written. A
+# connected external DisplayPort connector (a stand-in DRM card's, told to
+# tb_macpm by the bundle's udev helper) keeps it on. On the profile's
 # first controller; the second one must stay off meanwhile.
 # MacPro7,1, whose RTPC is a stub (it writes no vote): TRPE alone, TRPE(0)
 # once idle and TRPE(1) before the upstream port resumes, whose _PS0 must
@@ -393,6 +394,51 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	fi
 elif [ "$src" != method ]; then
 	fail tb_macpm tb3-level-storm-stays-on "not off before the storm: $(state)"
+fi
+
+# DisplayPort: a monitor on a USB-C port (alternate mode: no tunnel, no
+# router, the NHI and the xHCI may idle) may need the controller powered;
+# until that is measured on a Mac, a connected external DisplayPort
+# connector keeps every Thunderbolt 3 controller on. DRM's connectors are a
+# stand-in card's (TEST ONLY macsupport_test_drm, registered in DRM's own
+# class: card9-DP-1 and -DP-2, and card9-eDP-1, the panel, connected and
+# never external), their status set by the test. tb_macpm learns it from
+# the bundle's udev helper (tools/udev/tb_macpm-dp), run here as its rule
+# runs it on the card's hotplug uevent (the guest has no udev).
+dp_param=/sys/module/tb_macpm/parameters/dp_connected
+dp_sync() { sh /usr/lib/udev/tb_macpm-dp; }
+if ! modprobe macsupport_test_drm; then
+	fail tb_macpm tb3-dp-connected-stays-on "the stand-in DRM card does not load"
+elif ! wait_until 30 tb_is 1 off > /dev/null; then
+	fail tb_macpm tb3-dp-connected-stays-on "not off before the case: $(state)"
+else
+	conn=/sys/class/drm/card9-DP-1
+	dp_sync
+	p0=$(cat "$dp_param")
+	echo connected > "$conn/status"
+	dp_sync
+	if t=$(wait_until 15 tb_is 1 on); then
+		# past the switch's and the votes' delays and the settle nudge (2 s)
+		sleep 2.5
+		reason=$(tb_attr 1 stay_on_reason)
+		if tb_is 1 on && [ -z "$p0" ] && [ "$(cat "$dp_param")" = card9-DP-1 ] &&
+		   [ "${reason#*DisplayPort}" != "$reason" ]; then
+			pass tb_macpm tb3-dp-connected-stays-on "card9-DP-1 connected: the helper wrote '$(cat "$dp_param")' (before: '$p0', the eDP panel not listed); powered up $t s later, still on 2.5 s after: $(fw), '$reason'"
+		else
+			fail tb_macpm tb3-dp-connected-stays-on "dp_connected '$(cat "$dp_param")' (before: '$p0'), reason '$reason'; $(state)"
+		fi
+	else
+		fail tb_macpm tb3-dp-connected-stays-on "card9-DP-1 connected, dp_connected '$(cat "$dp_param")': not on 15 s later; $(state)"
+	fi
+	echo disconnected > "$conn/status"
+	dp_sync
+	if t=$(wait_until 30 tb_is 1 off); then
+		pass tb_macpm tb3-dp-disconnected-off "card9-DP-1 disconnected: the helper wrote '$(cat "$dp_param")'; off $t s later, $(fw)"
+	else
+		fail tb_macpm tb3-dp-disconnected-off "dp_connected '$(cat "$dp_param")', reason '$(tb_attr 1 stay_on_reason)'; $(state)"
+	fi
+	rmmod macsupport_test_drm
+	dp_sync
 fi
 
 # The root port's runtime PM forbidden (its power/control "on"): the root

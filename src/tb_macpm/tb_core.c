@@ -152,6 +152,27 @@ module_param_named(plug_hold_ms, tb_plug_hold_ms, uint, 0644);
 MODULE_PARM_DESC(plug_hold_ms,
 		 "How long a plug keeps the NHI and the hotplug ports resumed, in ms (default: 10000)");
 
+/*
+ * The external DisplayPort connectors that are connected, as DRM names them
+ * ("card0-DP-1,card1-DP-3"), as user space last wrote them (see "DisplayPort"
+ * below); @tb_dp_connected says whether there is one. Under tb_dp_lock: the
+ * switch's blocker reads the flag with ctrl->lock held, which nests inside
+ * tb_ctrls_lock.
+ */
+static char tb_dp_list[256];
+bool tb_dp_connected;
+static DEFINE_SPINLOCK(tb_dp_lock);
+
+static int tb_param_set_dp(const char *val, const struct kernel_param *kp);
+static int tb_param_get_dp(char *buffer, const struct kernel_param *kp);
+static const struct kernel_param_ops tb_dp_ops = {
+	.set = tb_param_set_dp,
+	.get = tb_param_get_dp,
+};
+module_param_cb(dp_connected, &tb_dp_ops, NULL, 0644);
+MODULE_PARM_DESC(dp_connected,
+		 "External DisplayPort connectors that are connected, as DRM names them (card0-DP-1,...), written by the bundle's udev rule: while any is, Thunderbolt 3 controllers stay powered");
+
 static char *test_nhi_id;
 module_param(test_nhi_id, charp, 0444);
 MODULE_PARM_DESC(test_nhi_id,
@@ -741,6 +762,66 @@ static int tb_param_set_power_down(const char *val, const struct kernel_param *k
 		tb_ctrl_param_changed(ctrl);
 	mutex_unlock(&tb_ctrls_lock);
 	return 0;
+}
+
+/**
+ * DOC: DisplayPort
+ *
+ * A monitor on a Thunderbolt 3 Mac's USB-C port, through a USB-C to
+ * DisplayPort or HDMI cable, runs in DisplayPort alternate mode: no
+ * tunnel, no router, nothing that keeps thunderbolt.ko's NHI resumed, and
+ * the controller's xHCI may idle too (the port's USB 2 lines go to the
+ * PCH's). Whether an Alpine or Titan Ridge chip passes DisplayPort through
+ * with its rails cut is not known: the kernel assumes not for its own
+ * redriver (thunderbolt.ko keeps a Barlow Ridge host router out of RTD3
+ * while a monitor is connected to it directly), and nobody has measured
+ * it on a Mac. Until someone has, a Thunderbolt 3 controller stays
+ * powered while any external DisplayPort connector is connected: on
+ * these Macs every one of them can be routed through a Thunderbolt port,
+ * and which controller carries which connector is not known either, so
+ * all of them stay on.
+ *
+ * "Connected" is DRM's connector status. DRM tells user space, not the
+ * kernel: a connector's status changes with a uevent of its card
+ * (HOTPLUG=1), and no notifier or exported call lets another module ask
+ * without linking against DRM and reading its connectors' internals. So
+ * user space tells tb_macpm: the bundle's udev rule (tools/udev) runs, on
+ * every DRM hotplug event, on a connector's coming and going and when
+ * tb_macpm loads, a helper that writes the names of the connected
+ * external DisplayPort connectors (card*-DP-*, not eDP) to
+ * tb_macpm.dp_connected; an empty write says none. Writing it powers a
+ * controller up at once, or lets it go off once idle. Without the rule
+ * (a DKMS install without the bundle's files) nothing is written, and the
+ * controllers behave as before it.
+ */
+static int tb_param_set_dp(const char *val, const struct kernel_param *kp)
+{
+	struct tb_ctrl *ctrl;
+	char list[sizeof(tb_dp_list)];
+	size_t len;
+
+	strscpy(list, val, sizeof(list));
+	len = strcspn(list, "\n");
+	list[len] = 0;
+	spin_lock(&tb_dp_lock);
+	strscpy(tb_dp_list, list, sizeof(tb_dp_list));
+	WRITE_ONCE(tb_dp_connected, len > 0);
+	spin_unlock(&tb_dp_lock);
+	mutex_lock(&tb_ctrls_lock);
+	list_for_each_entry(ctrl, &tb_ctrls, node)
+		tb_ctrl_dp_changed(ctrl);
+	mutex_unlock(&tb_ctrls_lock);
+	return 0;
+}
+
+static int tb_param_get_dp(char *buffer, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&tb_dp_lock);
+	n = sysfs_emit(buffer, "%s\n", tb_dp_list);
+	spin_unlock(&tb_dp_lock);
+	return n;
 }
 
 /*

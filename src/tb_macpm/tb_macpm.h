@@ -313,6 +313,7 @@ struct tb_ctrl {
 
 /* tb_core.c: the controllers, the module's parameters */
 extern bool tb_power_down;
+extern bool tb_dp_connected;
 extern unsigned int tb_plug_hold_ms;
 extern unsigned int tb_power_off_delay_ms;
 
@@ -324,6 +325,7 @@ void tb_ctrl_wait_released(void);
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
+void tb_ctrl_dp_changed(struct tb_ctrl *ctrl);
 void tb_ctrl_settle(struct tb_ctrl *ctrl);
 int tb_ctrl_runtime_suspend(struct device *dev);
 int tb_ctrl_runtime_resume(struct device *dev);

@@ -39,6 +39,9 @@ static const char tb_storm_reason[] = TB_STORM_REASON;
 #define TB_UP_FAILED_REASON	"it did not come back after power-up; write 1 to tb_macpm.power_down to try again"
 const char tb_up_failed_reason[] = TB_UP_FAILED_REASON;
 
+/* See "DisplayPort" in tb_core.c. */
+#define TB_DP_REASON	"an external DisplayPort connector is connected (tb_macpm.dp_connected): a monitor in DisplayPort alternate mode on a USB-C port may need the controller powered (not measured on a Mac)"
+
 /* Account the time spent in the state that ends now (ctrl->lock held). */
 void tb_account(struct tb_ctrl *ctrl)
 {
@@ -101,6 +104,12 @@ static bool tb_connected(struct tb_ctrl *ctrl)
 	return child;
 }
 
+/* Alpine and Titan Ridge: the USB-C ports' DisplayPort alternate mode */
+static bool tb_ctrl_is_tb3(struct tb_ctrl *ctrl)
+{
+	return ctrl->gen == MAC_TB_ALPINE_RIDGE || ctrl->gen == MAC_TB_TITAN_RIDGE;
+}
+
 /*
  * Why the controller must stay powered right now, whatever its mechanism
  * (ctrl->lock held): what also keeps Thunderbolt 3's votes at 1.
@@ -117,6 +126,9 @@ const char *tb_ctrl_blocker(struct tb_ctrl *ctrl)
 		return "unbinding";
 	if (tb_connected(ctrl))
 		return "a Thunderbolt device or peer is connected";
+	/* see "DisplayPort" in tb_core.c */
+	if (tb_ctrl_is_tb3(ctrl) && READ_ONCE(tb_dp_connected))
+		return TB_DP_REASON;
 	return NULL;
 }
 
@@ -605,6 +617,27 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 		pm_runtime_put_noidle(&ctrl->upsb->dev);
 	ctrl->up_hold = false;
 	mutex_unlock(&ctrl->lock);
+}
+
+/*
+ * tb_macpm.dp_connected written (tb_ctrls_lock held): a Thunderbolt 3
+ * controller powers up now and stays so while a connector is connected,
+ * or may go off again once idle.
+ */
+void tb_ctrl_dp_changed(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	if (!tb_ctrl_is_tb3(ctrl))
+		return;
+	if (READ_ONCE(tb_dp_connected)) {
+		tb_request_on(ctrl);
+		return;
+	}
+	pm_request_idle(&ctrl->dev);
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i])
+			pm_request_idle(&ctrl->vote[i]->dev);
 }
 
 /* tb_macpm.power_down changed. */
