@@ -84,4 +84,14 @@ static inline void macsupport_backlight_unregister_notifier(struct notifier_bloc
 #define macsupport_class_arg	struct class
 #endif
 
+/*
+ * pm_runtime_get_if_active() (a reference only if the device is active,
+ * whatever its usage count) lost its second argument, then true, in 6.9.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define macsupport_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev)
+#else
+#define macsupport_pm_runtime_get_if_active(dev)	pm_runtime_get_if_active(dev, true)
+#endif
+
 #endif /* MACSUPPORT_COMPAT_H */

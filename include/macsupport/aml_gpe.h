@@ -16,10 +16,14 @@
  * struct aml_gpe_method - a GPE method of a Scope (\_GPE)
  * @gpe: the GPE number (the xx of _Lxx or _Exx)
  * @level: _Lxx, level-triggered; else _Exx, edge-triggered
+ * @pad: the GPIO pad whose RX inversion the method both reads and writes
+ *	(it calls \_SB.GGII (pad) and \_SB.SGII (pad, ...), with the same
+ *	constant pad each time: Apple's Alpine Ridge plug GPE flips it), or 0
  */
 struct aml_gpe_method {
 	unsigned int gpe;
 	bool level;
+	u32 pad;
 };
 
 /**
@@ -43,7 +47,8 @@ struct aml_gpe_method {
  * The walker follows the term lists of scopes, devices and If/Else blocks
  * and steps over everything else by its length; an object it cannot step
  * over (an opcode it does not know at that level) ends the walk with an
- * error rather than a guess.
+ * error rather than a guess. The body of each method found is searched
+ * for the pad it flips (&struct aml_gpe_method.pad).
  *
  * Return: the number of methods found (0 if none; at most @max are stored),
  * or -EINVAL if the AML could not be walked.

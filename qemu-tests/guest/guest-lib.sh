@@ -913,6 +913,13 @@ tb_tunnel_follow()
 	fi
 	return 0
 }
+# tb_standin NHI KEY: the value of KEY in the stand-in NHI's debugfs status
+# (rail_tbt, rail_reads, ...), empty where it has none
+tb_standin() { sed -n "s/^$2: //p" "/sys/kernel/debug/macsupport_test_nhi/$1/status" 2>/dev/null; }
+
+# tb_cfg PCI OFFSET COUNT: COUNT bytes of a PCI device's config space at
+# OFFSET, as hex ("ffff" where the device does not answer)
+tb_cfg() { od -An -tx1 -j "$2" -N "$3" "/sys/bus/pci/devices/$1/config" | tr -d ' \n'; }
 
 # tb_unpowered NHI: how often the stand-in driver was called while its
 # controller was unpowered (0 without the stand-in: no driver, no calls)

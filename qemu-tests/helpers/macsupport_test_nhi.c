@@ -147,6 +147,28 @@
  * happens to the chip in suspend to idle on the real machine is not known
  * here (the owner's fix for it is not public): not modelled.
  *
+ * The chip's rails (lc_sleep=1, where the profile's NHI0 names the
+ * Thunderbolt and the USB rail's pads in ZRPD, MacBookPro14,1): a real
+ * chip answers config reads only while powered. Its NHI is on the
+ * Thunderbolt rail, its xHCI on the USB rail, its PCIe switch (the
+ * upstream and downstream ports) on either; a function that lost its rail
+ * reads all-ones and drops writes. QEMU's devices always answer, so the
+ * chip's accessors
+ * above (the same test_lc_ops) decide from a copy of the rails that this
+ * driver keeps: the profile's pad model (tables/gpio.asl) writes every
+ * change of a pad to \_SB.ZGPM's OperationRegion of the OEM address space
+ * 0x9A, whose handler this driver installs. The handler runs in process
+ * context, inside the AML step that switches the pad (AML has left the
+ * interpreter for it), so the copy is right before anything runs after
+ * the method that switched a rail: the PCI core's restore after a _PS0,
+ * the power-up checks of tb_macpm. The accessors run with pci_lock, a
+ * raw spinlock, held: they only read the copy (no AML there). Not
+ * modelled: the power-on values a real function comes back with when its
+ * rail does (written into QEMU's ports from here, they leave the ports'
+ * slot state behind: pciehp then lost a hot-add), the link of a port
+ * whose LDIS the firmware set (the Names of tb.asl), the chip's reset pad
+ * (XRST).
+ *
  * Parameters: nhi_autosuspend_ms, domain_autosuspend_ms,
  * router_autosuspend_ms (all 15000, as TB_AUTOSUSPEND_DELAY); router_gen
  * (2: the generation of the routers plugged in, see above); nhi_wake (1);
@@ -166,7 +188,9 @@
  *   events (cable changes it heard), unheard (cable changes while it did
  *   not listen), announced (routers the chip announced on resume,
  *   announce_on_resume=1); with lc_sleep: lc_sleeps, lc_power_resets,
- *   lc_reads, lc_writes (config accesses while asleep), lc_asleep
+ *   lc_reads, lc_writes (config accesses while asleep), lc_asleep; and
+ *   with the rails (ZRPD): rail_tbt, rail_usb (1 on), rail_reads,
+ *   rail_writes (config accesses to an unpowered function)
  * - hold: write 1: pm_runtime_get_sync() of the NHI (a driver holding it),
  *   0: drop one such reference
  * - root_switch_rpm: write 1: pm_runtime_enable() on the root switch (what
@@ -244,6 +268,20 @@ MODULE_PARM_DESC(lc_sleep, "model Alpine Ridge: the chip reads all-ones from the
 /* buses of one chip whose config accesses go through test_lc_ops */
 #define TEST_LC_MAX_BUSES	16
 
+/* the chip's rails, as the profile's ZRPD lists their pads */
+enum { TEST_RAIL_TBT, TEST_RAIL_USB, TEST_RAILS };
+
+/* what powers the functions of one of the chip's buses */
+enum test_lc_domain {
+	TEST_DOM_SWITCH,	/* the PCIe switch: either rail */
+	TEST_DOM_TBT,		/* the NHI's bus: the Thunderbolt rail */
+	TEST_DOM_USB,		/* the xHCI's bus: the USB rail */
+};
+
+/* tables/gpio.asl: \_SB.ZGPM's OperationRegion, pad number then DW0 */
+#define TEST_PAD_SPACE		0x9A
+#define TEST_PAD_DEVICE		"\\_SB.ZGPM"
+
 struct test_nhi;
 
 /* A device router plugged into one of the controller's ports. */
@@ -310,6 +348,14 @@ struct test_nhi {
 	atomic_t lc_resets;
 	atomic_t lc_reads;
 	atomic_t lc_writes;
+	/* the rails (ZRPD): their pads, whether each is on (test_rail_lock) */
+	u8 lc_bus_dom[TEST_LC_MAX_BUSES];
+	bool rail_model;
+	u32 rail_pad[TEST_RAILS];
+	bool rail_on[TEST_RAILS];
+	struct list_head rail_node;	/* in test_rail_list */
+	atomic_t rail_reads;
+	atomic_t rail_writes;
 };
 
 static DEFINE_IDA(test_nhi_ida);
@@ -806,6 +852,12 @@ static int test_nhi_status_show(struct seq_file *s, void *unused)
 		seq_printf(s, "lc_writes: %d\n", atomic_read(&nhi->lc_writes));
 		seq_printf(s, "lc_asleep: %d\n", READ_ONCE(nhi->lc_asleep));
 	}
+	if (nhi->rail_model) {
+		seq_printf(s, "rail_tbt: %d\n", READ_ONCE(nhi->rail_on[TEST_RAIL_TBT]));
+		seq_printf(s, "rail_usb: %d\n", READ_ONCE(nhi->rail_on[TEST_RAIL_USB]));
+		seq_printf(s, "rail_reads: %d\n", atomic_read(&nhi->rail_reads));
+		seq_printf(s, "rail_writes: %d\n", atomic_read(&nhi->rail_writes));
+	}
 	mutex_unlock(&nhi->lock);
 	return 0;
 }
@@ -1030,6 +1082,7 @@ struct test_lc_entry {
 	struct pci_bus *bus;
 	struct test_nhi *nhi;
 	struct pci_ops *orig;
+	u8 dom;		/* enum test_lc_domain */
 };
 
 static struct test_lc_entry test_lc_map[2 * TEST_LC_MAX_BUSES];
@@ -1050,13 +1103,45 @@ static struct test_lc_entry *test_lc_find(struct pci_bus *bus)
 	return NULL;
 }
 
-/* Asleep, and the access is the chip's: on the upstream port's own bus only the port is. */
-static bool test_lc_asleep(struct test_lc_entry *e, struct pci_bus *bus, unsigned int devfn)
+/* The access is the chip's: on the upstream port's own bus only the port is. */
+static bool test_lc_is_chip(struct test_lc_entry *e, struct pci_bus *bus, unsigned int devfn)
 {
 	struct test_nhi *nhi = e->nhi;
 
-	return READ_ONCE(nhi->lc_asleep) &&
-	       (bus != nhi->lc_upsb->bus || devfn == nhi->lc_upsb->devfn);
+	return bus != nhi->lc_upsb->bus || devfn == nhi->lc_upsb->devfn;
+}
+
+/* Asleep (see the top), and the access is the chip's. */
+static bool test_lc_asleep(struct test_lc_entry *e, struct pci_bus *bus, unsigned int devfn)
+{
+	return READ_ONCE(e->nhi->lc_asleep) && test_lc_is_chip(e, bus, devfn);
+}
+
+/*
+ * The function's rail is off (the rails' copy, see the top), and the
+ * access is the chip's. Runs under pci_lock: reads the copy only.
+ */
+static bool test_lc_unpowered(struct test_lc_entry *e, struct pci_bus *bus, unsigned int devfn)
+{
+	struct test_nhi *nhi = e->nhi;
+	bool tbt, usb, on;
+
+	if (!READ_ONCE(nhi->rail_model) || !test_lc_is_chip(e, bus, devfn))
+		return false;
+	tbt = READ_ONCE(nhi->rail_on[TEST_RAIL_TBT]);
+	usb = READ_ONCE(nhi->rail_on[TEST_RAIL_USB]);
+	switch (e->dom) {
+	case TEST_DOM_TBT:
+		on = tbt;
+		break;
+	case TEST_DOM_USB:
+		on = usb;
+		break;
+	default:
+		on = tbt || usb;
+		break;
+	}
+	return !on;
 }
 
 static int test_lc_read(struct pci_bus *bus, unsigned int devfn, int where, int size, u32 *val)
@@ -1070,6 +1155,9 @@ static int test_lc_read(struct pci_bus *bus, unsigned int devfn, int where, int 
 		ret = READ_ONCE(test_lc_default)->read(bus, devfn, where, size, val);
 	} else if (test_lc_asleep(e, bus, devfn)) {
 		atomic_inc(&e->nhi->lc_reads);
+		*val = ~0U;
+	} else if (test_lc_unpowered(e, bus, devfn)) {
+		atomic_inc(&e->nhi->rail_reads);
 		*val = ~0U;
 	} else {
 		ret = e->orig->read(bus, devfn, where, size, val);
@@ -1089,6 +1177,8 @@ static int test_lc_write(struct pci_bus *bus, unsigned int devfn, int where, int
 		ret = READ_ONCE(test_lc_default)->write(bus, devfn, where, size, val);
 	else if (test_lc_asleep(e, bus, devfn))
 		atomic_inc(&e->nhi->lc_writes);
+	else if (test_lc_unpowered(e, bus, devfn))
+		atomic_inc(&e->nhi->rail_writes);
 	else
 		ret = e->orig->write(bus, devfn, where, size, val);
 	atomic_dec(&test_lc_busy);
@@ -1181,6 +1271,141 @@ static const struct device_type test_lc_power_type = {
 	.pm		= &test_lc_power_pm,
 };
 
+/*
+ * The rails (see the top): the chips that follow them, and the pad whose
+ * number the pad model wrote last, before its value.
+ */
+static LIST_HEAD(test_rail_list);
+static DEFINE_MUTEX(test_rail_lock);
+static u32 test_pad_latched;
+static acpi_handle test_pad_dev;
+
+/*
+ * Pad @pad of the pad model now holds @dw0 (test_rail_lock held): a rail
+ * of a chip whose pad it is goes off (its direction output, driving 0:
+ * the real DSDT's GGDV reads 0) or on.
+ */
+static void test_rail_set(u32 pad, u32 dw0)
+{
+	bool on = ((dw0 >> 8) & 3) != 2;
+	struct test_nhi *nhi;
+	unsigned int r;
+
+	list_for_each_entry(nhi, &test_rail_list, rail_node)
+		for (r = 0; r < TEST_RAILS; r++)
+			if (nhi->rail_pad[r] == pad)
+				WRITE_ONCE(nhi->rail_on[r], on);
+}
+
+/*
+ * The OEM address space of tables/gpio.asl's \_SB.ZGPM: the pad model
+ * writes a pad's number (offset 0), then its new DW0 (offset 4). Called by
+ * ACPICA in process context with the interpreter left, in the AML step
+ * that wrote it.
+ */
+static acpi_status test_pad_handler(u32 function, acpi_physical_address address, u32 bits,
+				    u64 *value, void *handler_context, void *region_context)
+{
+	if (function != ACPI_WRITE) {
+		*value = 0;
+		return AE_OK;
+	}
+	mutex_lock(&test_rail_lock);
+	if (!address)
+		test_pad_latched = *value;
+	else
+		test_rail_set(test_pad_latched, *value);
+	mutex_unlock(&test_rail_lock);
+	return AE_OK;
+}
+
+/* lc_sleep: serve the pad model's writes, where the profile has it. */
+static void test_pad_start(void)
+{
+	acpi_status status;
+
+	if (!lc_sleep || ACPI_FAILURE(acpi_get_handle(NULL, TEST_PAD_DEVICE, &test_pad_dev)))
+		return;
+	status = acpi_install_address_space_handler(test_pad_dev, TEST_PAD_SPACE,
+						    test_pad_handler, NULL, NULL);
+	if (ACPI_FAILURE(status)) {
+		pr_warn("macsupport_test_nhi: TEST ONLY: no handler for the pads (%s): the chip's rails are not modelled\n",
+			acpi_format_exception(status));
+		test_pad_dev = NULL;
+	}
+}
+
+static void test_pad_stop(void)
+{
+	if (test_pad_dev)
+		acpi_remove_address_space_handler(test_pad_dev, TEST_PAD_SPACE, test_pad_handler);
+	test_pad_dev = NULL;
+}
+
+/* The pad @pad's rail: on (1), off (0), or unknown (-1). */
+static int test_rail_read(u32 pad)
+{
+	union acpi_object arg = { .integer = { .type = ACPI_TYPE_INTEGER, .value = pad } };
+	struct acpi_object_list args = { 1, &arg };
+	unsigned long long v;
+
+	if (ACPI_FAILURE(acpi_evaluate_integer(NULL, "\\_SB.GGDV", &args, &v)))
+		return -1;
+	return !!v;
+}
+
+/*
+ * The rails of @nhi's chip, where the profile names their pads (ZRPD) and
+ * the pad model has its handler: from now on the chip answers by them.
+ */
+static void test_rail_start(struct test_nhi *nhi)
+{
+	struct acpi_buffer buf = { ACPI_ALLOCATE_BUFFER, NULL };
+	union acpi_object *pkg;
+	unsigned int r;
+	int on;
+
+	if (!test_pad_dev ||
+	    ACPI_FAILURE(acpi_evaluate_object(ACPI_HANDLE(&nhi->pdev->dev), "ZRPD", NULL, &buf)))
+		return;
+	pkg = buf.pointer;
+	if (pkg->type != ACPI_TYPE_PACKAGE || pkg->package.count != TEST_RAILS) {
+		kfree(pkg);
+		return;
+	}
+	for (r = 0; r < TEST_RAILS; r++) {
+		if (pkg->package.elements[r].type != ACPI_TYPE_INTEGER) {
+			kfree(pkg);
+			return;
+		}
+		nhi->rail_pad[r] = pkg->package.elements[r].integer.value;
+	}
+	kfree(pkg);
+
+	/* read under the lock: a pad written meanwhile waits for the list */
+	mutex_lock(&test_rail_lock);
+	for (r = 0; r < TEST_RAILS; r++) {
+		on = test_rail_read(nhi->rail_pad[r]);
+		nhi->rail_on[r] = on != 0;
+	}
+	list_add_tail(&nhi->rail_node, &test_rail_list);
+	WRITE_ONCE(nhi->rail_model, true);
+	mutex_unlock(&test_rail_lock);
+	pci_info(nhi->pdev, "TEST ONLY: the chip's functions answer by their rails (pads 0x%08x, 0x%08x; on: %d, %d)\n",
+		 nhi->rail_pad[TEST_RAIL_TBT], nhi->rail_pad[TEST_RAIL_USB],
+		 nhi->rail_on[TEST_RAIL_TBT], nhi->rail_on[TEST_RAIL_USB]);
+}
+
+static void test_rail_stop(struct test_nhi *nhi)
+{
+	mutex_lock(&test_rail_lock);
+	if (nhi->rail_model) {
+		list_del(&nhi->rail_node);
+		WRITE_ONCE(nhi->rail_model, false);
+	}
+	mutex_unlock(&test_rail_lock);
+}
+
 /* Give the chip's buses their own ops back (test_lc_lock held). */
 static void test_lc_unhook(struct test_nhi *nhi)
 {
@@ -1205,6 +1430,7 @@ static void test_lc_stop(struct test_nhi *nhi)
 {
 	if (!nhi->lc_upsb)
 		return;
+	test_rail_stop(nhi);
 	if (nhi->lc_link)
 		device_link_del(nhi->lc_link);
 	if (nhi->lc_power)
@@ -1230,6 +1456,10 @@ static void test_lc_start(struct test_nhi *nhi)
 	nhi->lc_bus[nhi->lc_nbus++] = upsb->bus;
 	nhi->lc_bus[nhi->lc_nbus++] = upsb->subordinate;
 	pci_walk_bus(upsb->subordinate, test_lc_collect, nhi);
+	/* the switch on either rail, the NHI's bus on Thunderbolt's, the others on USB's */
+	for (i = 0; i < nhi->lc_nbus; i++)
+		nhi->lc_bus_dom[i] = i < 2 ? TEST_DOM_SWITCH :
+				     nhi->lc_bus[i] == nhi->pdev->bus ? TEST_DOM_TBT : TEST_DOM_USB;
 
 	mutex_lock(&test_lc_lock);
 	for (i = 0; i < nhi->lc_nbus; i++) {
@@ -1247,6 +1477,7 @@ static void test_lc_start(struct test_nhi *nhi)
 		/* a removed bus stays allocated until its ops are given back */
 		get_device(&nhi->lc_bus[i]->dev);
 		test_lc_map[j].nhi = nhi;
+		test_lc_map[j].dom = nhi->lc_bus_dom[i];
 		test_lc_map[j].orig = nhi->lc_bus[i]->ops;
 		if (!test_lc_default)
 			WRITE_ONCE(test_lc_default, nhi->lc_bus[i]->ops);
@@ -1277,6 +1508,7 @@ static void test_lc_start(struct test_nhi *nhi)
 		pci_warn(nhi->pdev, "TEST ONLY: lc_sleep: no power device before the upstream port: S3 not modelled\n");
 	pci_info(nhi->pdev, "TEST ONLY: lc_sleep: %u buses of the chip (upstream port %s) read all-ones from the NHI's suspend_noirq on\n",
 		 nhi->lc_nbus, pci_name(upsb));
+	test_rail_start(nhi);
 }
 
 /* thunderbolt.ko's suspend_noirq puts the chip's link controller to sleep */
@@ -1607,6 +1839,7 @@ static int __init test_nhi_init(void)
 		return 0;
 	}
 	test_nhi_root = debugfs_create_dir("macsupport_test_nhi", NULL);
+	test_pad_start();
 	ret = bus_register_notifier(&pci_bus_type, &test_nhi_pci_nb);
 	if (ret)
 		goto err_debugfs;
@@ -1625,6 +1858,7 @@ err_nhi:
 err_notifier:
 	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
 err_debugfs:
+	test_pad_stop();
 	debugfs_remove_recursive(test_nhi_root);
 	return ret;
 }
@@ -1643,6 +1877,7 @@ static void __exit test_nhi_exit(void)
 	device_link_wait_removal();
 	wait_var_event(&test_lc_live, !atomic_read(&test_lc_live));
 	bus_unregister_notifier(&pci_bus_type, &test_nhi_pci_nb);
+	test_pad_stop();
 	debugfs_remove_recursive(test_nhi_root);
 }
 module_exit(test_nhi_exit);

@@ -226,6 +226,9 @@ harness_build_initramfs()
 		die "gpu-select not built (make -C tools)"
 	cp "$TOP/tools/build/macsupport-report-static" "$root/bin/macsupport-report" ||
 		die "macsupport-report not built (make -C tools)"
+	# tb_macpm's udev helper for DisplayPort connectors, where udev would
+	# have it (the guest has no udev: tests run it as its rule would)
+	install -D -m 0755 "$TOP/tools/udev/tb_macpm-dp" "$root/usr/lib/udev/tb_macpm-dp"
 	# Test blobs of Apple device properties, encoded by the bundle's own tool.
 	mkdir -p "$root/etc/macsupport/blobs"
 	for b in "$HARNESS_DIR"/blobs/*.json; do

@@ -15,8 +15,11 @@
 # PM forbidden (no _PS3 would run) it stays on and says why. Unloaded,
 # tb_macpm leaves it powered with the votes at 1. Alpine Ridge: the unplug
 # (the same GPE, the pad's polarity flipped back) runs the method again
-# without a power change, and a method that clears nothing (a storm) leaves
-# the controller on until tb_macpm.power_down is written. On the profile's
+# without a power change; plugs and unplugs in quick succession, each
+# flipping the pad, are no storm, and a method that clears nothing (a
+# storm) leaves the controller on until tb_macpm.power_down is written. A
+# connected external DisplayPort connector (a stand-in DRM card's, told to
+# tb_macpm by the bundle's udev helper) keeps it on. On the profile's
 # first controller; the second one must stay off meanwhile.
 # MacPro7,1, whose RTPC is a stub (it writes no vote): TRPE alone, TRPE(0)
 # once idle and TRPE(1) before the upstream port resumes, whose _PS0 must
@@ -323,6 +326,40 @@ else
 	fail tb_macpm tb3-plug-in-window "not off before the case: $(state)"
 fi
 
+# the plug GPE as /sys/firmware/acpi/interrupts names it, and its hardware
+# enable bit (ACPICA's count of users says "enabled" all the same)
+gpe=$(printf 'gpe%02X' "$(tb_attr 1 plug_source | sed -n 's/^GPE 0x\([0-9a-f]*\),.*/0x\1/p')")
+gpe_en() { grep -q '^ *[0-9]*  EN' "/sys/firmware/acpi/interrupts/$gpe" && echo "EN set" || echo "EN clear"; }
+
+# Alpine Ridge: plugs and unplugs are no storm, however fast they come (a
+# loose cable, a dock renegotiating, a user trying ports): the method flips
+# the plug pad each time, and tb_macpm counts toward a storm only a GPE
+# after which the pad stands as before. The host raises 24, 100 ms apart
+# (12 plug/unplug pairs; each raise takes the host's QMP round trip too),
+# each run of _L02 flipping the pad. Raises that come while the guest has
+# not taken the last one are one GPE (a level that stays set), so the case
+# holds only where the guest took more than 10, at a rate of more than 10
+# in 10 s, which counting every GPE took for a storm.
+if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
+	g0=$(zgpe) sp0=$(tb_attr 1 spurious) w0=$(tb_attr 1 gpe_wakes)
+	dmesg_mark tb3-plugs
+	t0=$(uptime_cs)
+	tb_raise 1 24 100
+	span=$(( $(uptime_cs) - t0 ))
+	sleep 1
+	taken=$(( $(zgpe) - g0 ))
+	reason=$(tb_attr 1 stay_on_reason)
+	warns=$(dmesg_since tb3-plugs | grep -c 'tb_macpm.*GPE.*fired')
+	if [ "$taken" -le 10 ] || [ $((taken * 1000 / span)) -le 10 ]; then
+		fail tb_macpm tb3-level-plugs-no-storm "the guest took $taken of 24 GPEs in $span cs: too few, or too slowly, to tell (more than 10, more than 10 in 10 s, needed)"
+	elif [ "$(tb_attr 1 spurious)" = "$sp0" ] && [ "$warns" = 0 ] && [ "$(gpe_en)" = "EN set" ] &&
+	     [ "${reason#*storm}" = "$reason" ]; then
+		pass tb_macpm tb3-level-plugs-no-storm "$taken GPEs taken in $span cs, each flipping the plug pad (pad inversion now $(rxi)): no storm, $gpe's $(gpe_en), spurious $sp0 (unchanged), plug wakes $w0 -> $(tb_attr 1 gpe_wakes), reason '$reason'"
+	else
+		fail tb_macpm tb3-level-plugs-no-storm "$taken GPEs taken in $span cs: spurious $sp0 -> $(tb_attr 1 spurious), warnings $warns, $gpe's $(gpe_en), reason '$reason'; $(state)"
+	fi
+fi
+
 # Alpine Ridge: a method that clears nothing (TEST ONLY ZSTK; on the Mac the
 # level stays set and the GPE fires again as soon as it is enabled): more
 # than 10 GPEs in 10 s leave it disabled and the controller on, saying so;
@@ -337,9 +374,6 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	sleep 1
 	reason=$(tb_attr 1 stay_on_reason)
 	warns=$(dmesg_since tb3-storm | grep -c 'tb_macpm.*GPE.*fired')
-	gpe=$(printf 'gpe%02X' "$(tb_attr 1 plug_source | sed -n 's/^GPE 0x\([0-9a-f]*\),.*/0x\1/p')")
-	# the hardware enable bit (ACPICA's count of users says "enabled" all the same)
-	gpe_en() { grep -q '^ *[0-9]*  EN' "/sys/firmware/acpi/interrupts/$gpe" && echo "EN set" || echo "EN clear"; }
 	en=$(gpe_en)
 	case "$reason" in
 	*storm*)
@@ -368,6 +402,51 @@ if [ "$src" != method ] && wait_until 30 tb_is 1 off > /dev/null; then
 	fi
 elif [ "$src" != method ]; then
 	fail tb_macpm tb3-level-storm-stays-on "not off before the storm: $(state)"
+fi
+
+# DisplayPort: a monitor on a USB-C port (alternate mode: no tunnel, no
+# router, the NHI and the xHCI may idle) may need the controller powered;
+# until that is measured on a Mac, a connected external DisplayPort
+# connector keeps every Thunderbolt 3 controller on. DRM's connectors are a
+# stand-in card's (TEST ONLY macsupport_test_drm, registered in DRM's own
+# class: card9-DP-1 and -DP-2, and card9-eDP-1, the panel, connected and
+# never external), their status set by the test. tb_macpm learns it from
+# the bundle's udev helper (tools/udev/tb_macpm-dp), run here as its rule
+# runs it on the card's hotplug uevent (the guest has no udev).
+dp_param=/sys/module/tb_macpm/parameters/dp_connected
+dp_sync() { sh /usr/lib/udev/tb_macpm-dp; }
+if ! modprobe macsupport_test_drm; then
+	fail tb_macpm tb3-dp-connected-stays-on "the stand-in DRM card does not load"
+elif ! wait_until 30 tb_is 1 off > /dev/null; then
+	fail tb_macpm tb3-dp-connected-stays-on "not off before the case: $(state)"
+else
+	conn=/sys/class/drm/card9-DP-1
+	dp_sync
+	p0=$(cat "$dp_param")
+	echo connected > "$conn/status"
+	dp_sync
+	if t=$(wait_until 15 tb_is 1 on); then
+		# past the switch's and the votes' delays and the settle nudge (2 s)
+		sleep 2.5
+		reason=$(tb_attr 1 stay_on_reason)
+		if tb_is 1 on && [ -z "$p0" ] && [ "$(cat "$dp_param")" = card9-DP-1 ] &&
+		   [ "${reason#*DisplayPort}" != "$reason" ]; then
+			pass tb_macpm tb3-dp-connected-stays-on "card9-DP-1 connected: the helper wrote '$(cat "$dp_param")' (before: '$p0', the eDP panel not listed); powered up $t s later, still on 2.5 s after: $(fw), '$reason'"
+		else
+			fail tb_macpm tb3-dp-connected-stays-on "dp_connected '$(cat "$dp_param")' (before: '$p0'), reason '$reason'; $(state)"
+		fi
+	else
+		fail tb_macpm tb3-dp-connected-stays-on "card9-DP-1 connected, dp_connected '$(cat "$dp_param")': not on 15 s later; $(state)"
+	fi
+	echo disconnected > "$conn/status"
+	dp_sync
+	if t=$(wait_until 30 tb_is 1 off); then
+		pass tb_macpm tb3-dp-disconnected-off "card9-DP-1 disconnected: the helper wrote '$(cat "$dp_param")'; off $t s later, $(fw)"
+	else
+		fail tb_macpm tb3-dp-disconnected-off "dp_connected '$(cat "$dp_param")', reason '$(tb_attr 1 stay_on_reason)'; $(state)"
+	fi
+	rmmod macsupport_test_drm
+	dp_sync
 fi
 
 # The root port's runtime PM forbidden (its power/control "on"): the root

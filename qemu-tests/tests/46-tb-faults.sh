@@ -4,7 +4,8 @@
 # - a held runtime-PM reference on the NHI (an XDomain peer, thunderbolt-net)
 #   keeps it powered; let go, it goes off;
 # - a plug GPE that keeps firing while XRIL says nothing is plugged is
-#   ignored, rate-limited, then the controller stays on and says why (once);
+#   ignored, rate-limited, then the controller stays on and says why (once),
+#   until power_down is written;
 # - firmware whose XRIL never reports the controller off: each power-down is
 #   undone and treated as a plug; after 5 in a row the controller stays on
 #   and says why (a single refusal must not end power management);
@@ -14,15 +15,98 @@
 # ZFLT=2 makes its XRPE(1) fault (an AML divide by zero) before the rail is
 # on. A real failed XRPE(1) may also leave the root port's link down (not
 # modelled: see README, tb_macpm).
+#
+# Thunderbolt 3 (the votes; its power-down is 42-tb3-power.sh's): a
+# power-up that does not come back. UPSB's _PS0 powers nothing (TEST ONLY
+# ZFLT=2, its PCED returns at once); the chip stays unpowered, and tb_macpm
+# must find its upstream port dead once the port has resumed: count it,
+# keep the controller on saying why, and not resume the NHI onto a dead
+# chip; written power_down, try again: off (the fault still there: the
+# ports that resumed onto the dead chip saved what it read), the fault
+# gone, and the next plug powers it up with the chip's config space as
+# before the fault. Emulated: the chip answers by its rails, as a real
+# one (the stand-in's accessors, from the pad model's writes: all-ones
+# while unpowered, writes dropped), on profiles whose tb.asl names the
+# rails' pads (ZRPD: MacBookPro14,1); QEMU's own devices would answer
+# whatever the rails. Not emulated: the power-on values a real chip comes
+# back with.
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
-! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE: its faults are XRIL's and XRIN's, which it has not; 42-tb3-power.sh covers its power-down"
 case "$(tb_nth "$EXPECT_TB_GPE_SOURCE" 1)" in
 none) skip_test tb_macpm "the harness cannot raise this controller's plug GPE on $PROFILE" ;;
 esac
 
 nhi=$(tb_nth "$EXPECT_TB_NHI" 1)
 tb_reload() { rmmod tb_macpm; tb_load; tb_fast "$nhi"; }
+
+if tb_gen3 1; then
+	tb_votes 1 || skip_test tb_macpm "Thunderbolt 3 through TRPE on $PROFILE: its power-up waits for the upstream port itself, as on Thunderbolt 2 (45-tb-power.sh)"
+	# loaded by an earlier test of the boot, or now (errors are counted from here)
+	grep -q '^tb_macpm ' /proc/modules || tb_load
+	tb_fast "$nhi"
+	[ -n "$(tb_standin "$nhi" rail_tbt)" ] ||
+		skip_test tb_macpm "Thunderbolt 3 on $PROFILE: the stand-in's chip answers whatever its rails (no ZRPD in tb.asl), so a power-up that does not come back cannot be told"
+	upsb=$(tb_upsb "$nhi")
+	# read before it goes off (a read of the NHI would resume it)
+	bus0=$(tb_cfg "$upsb" 24 3) bar0=$(tb_cfg "$nhi" 16 4)
+	if ! wait_until 30 tb_is 1 off > /dev/null; then
+		fail tb_macpm tb3-up-fail-detected "premise: not off: $(tb_state 1)"
+		exit 0
+	fi
+	e0=$(tb_attr 1 errors) c0=$(tb_fw 1 ZCON)
+	reads0=$(tb_standin "$nhi" rail_reads)
+	dmesg_mark tb3-upfail
+	tb_fw_set 1 ZFLT 2
+	tb_plug 1
+	up_failed() { case "$(tb_attr 1 stay_on_reason)" in "it did not come back"*) return 0 ;; esac; return 1; }
+	if t=$(wait_until 20 up_failed); then
+		# past the settle check (2 s after the power-up): still one failure
+		sleep 2.5
+		id=$(tb_cfg "$upsb" 0 4)
+		said=$(dmesg_since tb3-upfail | grep -c "tb_macpm.*does not answer after the power-up")
+		if [ "$(tb_attr 1 errors)" = $((e0 + 1)) ] && [ "$said" = 1 ] &&
+		   [ "$(tb_attr 1 power_state)" = on ] && [ "$id" = ffffffff ] &&
+		   [ "$(cat "/sys/bus/pci/devices/$nhi/power/runtime_status")" = suspended ] &&
+		   [ "$(tb_rails 1)" = "rails TBT/USB 0/0, RTBT/RUSB 0/0, GNHI/GXCI/GPCI 0/0/0" ]; then
+			pass tb_macpm tb3-up-fail-detected "UPSB's _PS0 powered nothing: found $t s after the plug (errors $e0 -> $(tb_attr 1 errors), logged once), on, '$(tb_attr 1 stay_on_reason)'; the NHI not resumed onto it; $(tb_rails 1); emulated: upstream port $upsb reads $id (reads of the unpowered chip $reads0 -> $(tb_standin "$nhi" rail_reads))"
+		else
+			fail tb_macpm tb3-up-fail-detected "errors $e0 -> $(tb_attr 1 errors), logged $said, upstream port reads $id; $(tb_state 1)"
+		fi
+	else
+		fail tb_macpm tb3-up-fail-detected "not found 20 s after the plug: errors $e0 -> $(tb_attr 1 errors), upstream port reads $(tb_cfg "$upsb" 0 4); $(tb_state 1)"
+	fi
+	# try again: power_down written, off once idle (the cut under the fault,
+	# where the real tables cut as well); then the fault gone, a plug, and
+	# the held NHI's config space read once it has powered up
+	echo 2500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	echo 1 > /sys/module/tb_macpm/parameters/power_down
+	nhi_up() { [ "$(cat "/sys/bus/pci/devices/$nhi/power/runtime_status")" = active ]; }
+	t=
+	wait_until 30 tb_is 1 off > /tmp/tb3-off || t=fail
+	tb_fw_set 1 ZFLT 0
+	if [ "$t" = fail ]; then
+		fail tb_macpm tb3-up-fail-retry "not off 30 s after power_down was written: $(tb_state 1), '$(tb_attr 1 stay_on_reason)'"
+	else
+		t=$(cat /tmp/tb3-off)
+		tb_plug 1
+		if t2=$(wait_until 15 nhi_up) && [ "$(tb_cfg "$nhi" 0 2)" = 3412 ] &&
+		   [ "$(tb_cfg "$nhi" 16 4)" = "$bar0" ] && [ "$(tb_cfg "$upsb" 24 3)" = "$bus0" ] &&
+		   [ "$(tb_attr 1 stay_on_reason)" = none ] && [ "$(tb_attr 1 errors)" = $((e0 + 1)) ]; then
+			loads=$(dmesg_since tb3-upfail | grep -c 'as at the last good cut')
+			pass tb_macpm tb3-up-fail-retry "power_down written: off $t s later; the fault gone, the next plug powered it up and the NHI answers $t2 s after it (vendor 1234, BAR0 $bar0, the upstream port's bus numbers $bus0, as before the fault): the config space of the last good cut put back $loads time(s); no new error; emulated: writes to the unpowered chip dropped: $(tb_standin "$nhi" rail_writes)"
+		else
+			fail tb_macpm tb3-up-fail-retry "after the plug: NHI $(cat "/sys/bus/pci/devices/$nhi/power/runtime_status"), reads $(tb_cfg "$nhi" 0 2) BAR0 $(tb_cfg "$nhi" 16 4) (was $bar0), upstream port's buses $(tb_cfg "$upsb" 24 3) (were $bus0), errors $e0 -> $(tb_attr 1 errors); $(tb_state 1)"
+		fi
+	fi
+	echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms
+	if t=$(wait_until 30 tb_is 1 off); then
+		pass tb_macpm tb3-up-fail-off-again "off again $t s after the plug's hold, ZCON $c0 -> $(tb_fw 1 ZCON)"
+	else
+		fail tb_macpm tb3-up-fail-off-again "$(tb_state 1)"
+	fi
+	exit 0
+fi
+
 tb_reload
 
 # XDomain: a held NHI
@@ -67,6 +151,14 @@ case "$reason" in
 	fi ;;
 *) fail tb_macpm gpe-storm-stays-on "after $n GPEs raised in $took s (a storm is 11 in 10 s): reason '$reason', spurious $(tb_attr 1 spurious); $(tb_state 1)" ;;
 esac
+# ... not for good: writing power_down tries again (the GPE is armed at the
+# next power-down, and a storm counts from anew)
+echo 1 > /sys/module/tb_macpm/parameters/power_down
+if t=$(wait_until 20 tb_is 1 off); then
+	pass tb_macpm gpe-storm-retry "power_down written: off again $t s later, reason '$(tb_attr 1 stay_on_reason)'"
+else
+	fail tb_macpm gpe-storm-retry "not off 20 s after power_down was written: '$(tb_attr 1 stay_on_reason)'; $(tb_state 1)"
+fi
 
 # XRIL never reports off: each refusal is undone and treated as a plug (the
 # NHI resumed to look); only TB_MAX_REFUSALS (5) in a row leave it on

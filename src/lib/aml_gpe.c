@@ -32,6 +32,17 @@
  * (struct aml_walk, about 1 KB in one frame) instead of recursing through
  * them: nesting costs it no kernel stack, and nesting past its bounds
  * ends it with -EINVAL.
+ *
+ * The plug pad. Apple's Alpine Ridge GPE method reads the RX inversion of
+ * the plug pad and writes it flipped: If (\_SB.GGII (0x02020012) == One)
+ * { \_SB.SGII (0x02020012, Zero) } Else { \_SB.SGII (0x02020012, One) }
+ * (MacBookPro14,1's _L32), the pad number a constant the tables differ
+ * in. A method body is not parsed (a call's argument count is the
+ * callee's, declared elsewhere): its bytes are searched for the two
+ * calls, each the absolute NameString \_SB_.GGII or \_SB_.SGII followed
+ * by an integer constant as its first argument. The pad counts only if
+ * both are there and every such call names the same one; anything else
+ * (no call, a pad from a variable, two pads) gives none.
  */
 
 #define AML_ROOT_CHAR		0x5c	/* '\' */
@@ -463,6 +474,68 @@ static int aml_open_scope(struct aml_walk *w, const struct aml_frame *f, size_t 
 	return aml_push(w, name, end, at, depth, level, false);
 }
 
+/* An integer constant at @p (before @end) into *@v. */
+static bool aml_const(const u8 *aml, size_t p, size_t end, u32 *v)
+{
+	unsigned int n, i;
+
+	if (p >= end)
+		return false;
+	switch (aml[p]) {
+	case AML_ZERO_OP:
+	case AML_ONE_OP:
+		*v = aml[p];
+		return true;
+	case AML_BYTE_PREFIX:
+		n = 1;
+		break;
+	case AML_WORD_PREFIX:
+		n = 2;
+		break;
+	case AML_DWORD_PREFIX:
+		n = 4;
+		break;
+	default:
+		return false;
+	}
+	if (n > end - p - 1)
+		return false;
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v |= (u32)aml[p + 1 + i] << (8 * i);
+	return true;
+}
+
+/*
+ * The pad a GPE method's body [@p, @end) flips, or 0: see "The plug pad"
+ * above.
+ */
+static u32 aml_method_pad(const u8 *aml, size_t p, size_t end)
+{
+	/* \_SB_.xGII: RootChar, DualNamePrefix, "_SB_", then the method's name */
+	static const u8 call[] = { AML_ROOT_CHAR, AML_DUAL_NAME, '_', 'S', 'B', '_' };
+	static const char * const names[] = { "GGII", "SGII" };
+	unsigned int seen[2] = { 0, 0 }, k;
+	u32 pad = 0, v;
+	size_t q;
+
+	for (q = p; q + sizeof(call) + 4 <= end; q++) {
+		if (memcmp(&aml[q], call, sizeof(call)))
+			continue;
+		for (k = 0; k < 2; k++)
+			if (!memcmp(&aml[q + sizeof(call)], names[k], 4))
+				break;
+		if (k == 2)
+			continue;
+		if (!aml_const(aml, q + sizeof(call) + 4, end, &v) || !v ||
+		    (pad && v != pad))
+			return 0;
+		pad = v;
+		seen[k]++;
+	}
+	return seen[0] && seen[1] ? pad : 0;
+}
+
 /* A method of a Scope (\_GPE) of the target, its name at @name. */
 static int aml_gpe_method(struct aml_walk *w, const struct aml_scope *scope, size_t name,
 			  size_t end)
@@ -474,6 +547,8 @@ static int aml_gpe_method(struct aml_walk *w, const struct aml_scope *scope, siz
 	if (aml_name(w->aml, &name, end, scope, seg, AML_GPE_MAX_DEPTH, &depth))
 		return -EINVAL;
 	if (depth && aml_gpe_name(seg[depth - 1], &m)) {
+		/* after the name, MethodFlags, then the body */
+		m.pad = name < end ? aml_method_pad(w->aml, name + 1, end) : 0;
 		if (w->n < w->max)
 			w->found[w->n] = m;
 		w->n++;

@@ -9,6 +9,7 @@
 
 #include <linux/acpi.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -152,6 +153,27 @@ module_param_named(plug_hold_ms, tb_plug_hold_ms, uint, 0644);
 MODULE_PARM_DESC(plug_hold_ms,
 		 "How long a plug keeps the NHI and the hotplug ports resumed, in ms (default: 10000)");
 
+/*
+ * The external DisplayPort connectors that are connected, as DRM names them
+ * ("card0-DP-1,card1-DP-3"), as user space last wrote them (see "DisplayPort"
+ * below); @tb_dp_connected says whether there is one. Under tb_dp_lock: the
+ * switch's blocker reads the flag with ctrl->lock held, which nests inside
+ * tb_ctrls_lock.
+ */
+static char tb_dp_list[256];
+bool tb_dp_connected;
+static DEFINE_SPINLOCK(tb_dp_lock);
+
+static int tb_param_set_dp(const char *val, const struct kernel_param *kp);
+static int tb_param_get_dp(char *buffer, const struct kernel_param *kp);
+static const struct kernel_param_ops tb_dp_ops = {
+	.set = tb_param_set_dp,
+	.get = tb_param_get_dp,
+};
+module_param_cb(dp_connected, &tb_dp_ops, NULL, 0644);
+MODULE_PARM_DESC(dp_connected,
+		 "External DisplayPort connectors that are connected, as DRM names them (card0-DP-1,...), written by the bundle's udev rule: while any is, Thunderbolt 3 controllers stay powered");
+
 static char *test_nhi_id;
 module_param(test_nhi_id, charp, 0444);
 MODULE_PARM_DESC(test_nhi_id,
@@ -230,7 +252,9 @@ static struct tb_ctrl *tb_find_ctrl(struct pci_dev *pdev)
 #define TB_STAY_ON_TB3_EDGE	"Thunderbolt 3: its plug GPE is edge-triggered but not Titan Ridge's, whose method notifies the NHI"
 #define TB_STAY_ON_TB3_NO_PLUG	"Thunderbolt 3: no plug GPE found in its root port's scope"
 #define TB_STAY_ON_TB3_STUB	"Thunderbolt 3 with a level plug GPE (Alpine Ridge) whose RTPC vote changes nothing (RTBT stays 1): only TRPE would switch it, done on Titan Ridge only (MacPro7,1); no Alpine Ridge Mac is known to have that"
-#define TB_STAY_ON_TB3_VOTE_UNKNOWN	"Thunderbolt 3: the root port's RTBT could not be read after RTPC(0), so whether its votes work is not known"
+#define TB_STAY_ON_TB3_VOTE_UNKNOWN	"Thunderbolt 3: the root port's RTBT could not be read after RTPC(0), three times, so whether its votes work is not known; reload tb_macpm to ask again"
+/* Times whether RTPC is a stub is asked (tb3_vote_is_stub()) before it stays unknown */
+#define TB3_STUB_TRIES	3
 
 /*
  * The plug GPE of a Thunderbolt 3 controller: the one method of a Scope
@@ -267,13 +291,18 @@ static bool tb3_find_plug_gpe(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	if (n == 1 && !bad) {
 		ctrl->plug_gpe = first.gpe;
 		ctrl->plug_level = first.level;
+		/* Alpine Ridge: the pad its level method flips (tb_level_gpe_work()) */
+		ctrl->plug_pad = first.level ? first.pad : 0;
 		snprintf(ctrl->plug_method, sizeof(ctrl->plug_method), "\\_GPE._%c%02X",
 			 first.level ? 'L' : 'E', first.gpe);
-		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
-			 "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
-			 first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
-			 (char *)name.pointer,
-			 ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
+		r = snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
+			     "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)%s", first.gpe,
+			     first.level ? "level" : "edge", first.level ? 'L' : 'E', first.gpe,
+			     (char *)name.pointer,
+			     ctrl->gen == MAC_TB_TITAN_RIDGE ? ", notifies the NHI" : "");
+		if (ctrl->plug_pad && r > 0 && (size_t)r < sizeof(ctrl->plug_source))
+			snprintf(ctrl->plug_source + r, sizeof(ctrl->plug_source) - r,
+				 ", flips pad 0x%08x", ctrl->plug_pad);
 	} else if (bad) {
 		/* the GPE may be in a table that could not be read: no guess */
 		snprintf(ctrl->plug_source, sizeof(ctrl->plug_source),
@@ -299,6 +328,7 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	struct acpi_device_info *info;
 	unsigned long long gpe;
 	acpi_handle method;
+	unsigned int i;
 	bool votes;
 	int stub;
 
@@ -355,7 +385,14 @@ static const char *tb_read_methods(struct tb_ctrl *ctrl, struct pci_dev *rp)
 	ctrl->has_gpe = false;
 	votes = acpi_has_method(ctrl->handle, "RTPC") && rp_handle &&
 		acpi_has_method(rp_handle, "_PS3");
-	stub = votes ? tb3_vote_is_stub(ctrl, rp_handle) : 0;
+	/* asked again where it could not tell: an AML error may be passing */
+	stub = 0;
+	for (i = 0; votes && i < TB3_STUB_TRIES; i++) {
+		stub = tb3_vote_is_stub(ctrl, rp_handle);
+		if (stub >= 0)
+			break;
+		msleep(20);
+	}
 	if (stub > 0)
 		votes = false;
 	ctrl->mechanism = votes ? "RTPC votes, root port _PS3" : ctrl->set_method;
@@ -726,6 +763,66 @@ static int tb_param_set_power_down(const char *val, const struct kernel_param *k
 		tb_ctrl_param_changed(ctrl);
 	mutex_unlock(&tb_ctrls_lock);
 	return 0;
+}
+
+/**
+ * DOC: DisplayPort
+ *
+ * A monitor on a Thunderbolt 3 Mac's USB-C port, through a USB-C to
+ * DisplayPort or HDMI cable, runs in DisplayPort alternate mode: no
+ * tunnel, no router, nothing that keeps thunderbolt.ko's NHI resumed, and
+ * the controller's xHCI may idle too (the port's USB 2 lines go to the
+ * PCH's). Whether an Alpine or Titan Ridge chip passes DisplayPort through
+ * with its rails cut is not known: the kernel assumes not for its own
+ * redriver (thunderbolt.ko keeps a Barlow Ridge host router out of RTD3
+ * while a monitor is connected to it directly), and nobody has measured
+ * it on a Mac. Until someone has, a Thunderbolt 3 controller stays
+ * powered while any external DisplayPort connector is connected: on
+ * these Macs every one of them can be routed through a Thunderbolt port,
+ * and which controller carries which connector is not known either, so
+ * all of them stay on.
+ *
+ * "Connected" is DRM's connector status. DRM tells user space, not the
+ * kernel: a connector's status changes with a uevent of its card
+ * (HOTPLUG=1), and no notifier or exported call lets another module ask
+ * without linking against DRM and reading its connectors' internals. So
+ * user space tells tb_macpm: the bundle's udev rule (tools/udev) runs, on
+ * every DRM hotplug event, on a connector's coming and going and when
+ * tb_macpm loads, a helper that writes the names of the connected
+ * external DisplayPort connectors (card*-DP-*, not eDP) to
+ * tb_macpm.dp_connected; an empty write says none. Writing it powers a
+ * controller up at once, or lets it go off once idle. Without the rule
+ * (a DKMS install without the bundle's files) nothing is written, and the
+ * controllers behave as before it.
+ */
+static int tb_param_set_dp(const char *val, const struct kernel_param *kp)
+{
+	struct tb_ctrl *ctrl;
+	char list[sizeof(tb_dp_list)];
+	size_t len;
+
+	strscpy(list, val, sizeof(list));
+	len = strcspn(list, "\n");
+	list[len] = 0;
+	spin_lock(&tb_dp_lock);
+	strscpy(tb_dp_list, list, sizeof(tb_dp_list));
+	WRITE_ONCE(tb_dp_connected, len > 0);
+	spin_unlock(&tb_dp_lock);
+	mutex_lock(&tb_ctrls_lock);
+	list_for_each_entry(ctrl, &tb_ctrls, node)
+		tb_ctrl_dp_changed(ctrl);
+	mutex_unlock(&tb_ctrls_lock);
+	return 0;
+}
+
+static int tb_param_get_dp(char *buffer, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&tb_dp_lock);
+	n = sysfs_emit(buffer, "%s\n", tb_dp_list);
+	spin_unlock(&tb_dp_lock);
+	return n;
 }
 
 /*

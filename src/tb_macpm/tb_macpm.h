@@ -18,7 +18,10 @@
 
 /* Hotplug downstream ports of one controller that the module links. */
 #define TB_MAX_DSB	8
-/* functions of one chip (ports, NHI, xHCI) copied across system sleep */
+/*
+ * functions of one chip (ports, NHI, xHCI) copied across system sleep
+ * (Alpine Ridge), or at a cut (Thunderbolt 3)
+ */
 #define TB_CHIP_MAX	12
 
 struct tb_ctrl;
@@ -91,8 +94,9 @@ struct tb_vote {
  *	forget what made the mechanism keep the controller on for good
  * @power_with_upsb: the power comes with the upstream port's _PS0, which the
  *	PCI core runs after the switch's resume: whoever wants the controller
- *	powered resumes the upstream port, and a plug's wake is timed once the
- *	NHI is resumed
+ *	powered resumes the upstream port, a plug's wake is timed once the
+ *	NHI is resumed, and whether the power came back is asked of the
+ *	devices once they have resumed (tb_ctrl_up_failed())
  * @supplies_rp: the power switch is the runtime-PM supplier of the root
  *	port (and a child of the root port's parent), so that it suspends
  *	after the root port's _PS3 and can tell what the firmware did; else it
@@ -150,6 +154,8 @@ struct tb_mech_ops {
  *	found); with @has_notify enabled while plugs are listened for
  * @plug_level: @plug_gpe is level-triggered (an _Lxx method)
  * @plug_method: the firmware's method for @plug_gpe ("\_GPE._L55")
+ * @plug_pad: Alpine Ridge: the GPIO pad whose RX inversion @plug_method
+ *	flips on each plug and unplug, as its AML names it (0: not found)
  * @own_gpe: Alpine Ridge: the module's handler is installed for the
  *	level-triggered @plug_gpe, and the work runs @plug_method
  * @plug_gpe_on: @plug_gpe is enabled by the module (with @own_gpe: for
@@ -197,7 +203,21 @@ struct tb_mech_ops {
  * @refusals: power-downs the firmware refused
  * @refused_in_row: of those, since the last power-down that took
  * @errors: failed method calls or power-ups
+ * @down_failed_in_row: XRPE/TRPE: power-downs that failed (the method, or
+ *	the plug GPE's enable) since the last one that worked
+ * @down_retry_work: tries such a power-down again
  * @up_failed_in_row: failed power-ups since the last one that worked
+ * @up_hold: Thunderbolt 3: a power-up did not come back (its upstream port
+ *	or a function behind it did not answer), and the upstream port is held
+ *	resumed until tb_macpm.power_down is written (tb_ctrl_up_failed())
+ * @up_bad: Thunderbolt 3: since that failure, what the chip's functions
+ *	saved may be what a dead chip read back: the next power-up restores
+ *	them from @cut_state (tb_votes.c)
+ * @cut: Thunderbolt 3: the upstream port and the functions below it whose
+ *	saved config space was copied at the last cut (referenced), @ncut of
+ *	them
+ * @cut_state: the copies
+ * @ncut: number of @cut
  * @gpe_work: handles a plug GPE or notify in process context
  * @rearm_work: re-enables the GPE after a spurious one, rate-limited, and
  *	arms it again after a failed power-up
@@ -235,12 +255,13 @@ struct tb_ctrl {
 	u32 plug_gpe;
 	bool plug_level;
 	char plug_method[sizeof("\\_GPE._L00")];
+	u32 plug_pad;
 	bool own_gpe;
 	bool plug_gpe_on;
 	bool plug_gpe_warned;
 	char methods[48];
 	const char *mechanism;
-	char plug_source[96];
+	char plug_source[128];
 	struct device *rsw;
 
 	struct mutex lock;	/* serialises power changes; protects @off to @hold_until */
@@ -272,7 +293,14 @@ struct tb_ctrl {
 	unsigned int refusals;
 	unsigned int refused_in_row;
 	unsigned int errors;
+	unsigned int down_failed_in_row;
+	struct delayed_work down_retry_work;
 	unsigned int up_failed_in_row;
+	bool up_hold;
+	bool up_bad;
+	struct pci_dev *cut[TB_CHIP_MAX];
+	struct pci_saved_state *cut_state[TB_CHIP_MAX];
+	unsigned int ncut;
 	struct work_struct gpe_work;
 	struct delayed_work rearm_work;
 	bool held;
@@ -285,6 +313,7 @@ struct tb_ctrl {
 
 /* tb_core.c: the controllers, the module's parameters */
 extern bool tb_power_down;
+extern bool tb_dp_connected;
 extern unsigned int tb_plug_hold_ms;
 extern unsigned int tb_power_off_delay_ms;
 
@@ -296,6 +325,7 @@ void tb_ctrl_wait_released(void);
 int tb_ctrl_power_init(struct tb_ctrl *ctrl);
 void tb_ctrl_power_exit(struct tb_ctrl *ctrl);
 void tb_ctrl_param_changed(struct tb_ctrl *ctrl);
+void tb_ctrl_dp_changed(struct tb_ctrl *ctrl);
 void tb_ctrl_settle(struct tb_ctrl *ctrl);
 int tb_ctrl_runtime_suspend(struct device *dev);
 int tb_ctrl_runtime_resume(struct device *dev);
@@ -306,6 +336,9 @@ const char *tb_ctrl_blocker(struct tb_ctrl *ctrl);
 const char *tb_blocker(struct tb_ctrl *ctrl);
 void tb_hold_ports(struct tb_ctrl *ctrl);
 void tb_request_on(struct tb_ctrl *ctrl);
+extern const char tb_up_failed_reason[];
+void tb_ctrl_up_failed(struct tb_ctrl *ctrl, const char *what);
+void tb_ctrl_up_ok(struct tb_ctrl *ctrl);
 
 static inline struct tb_ctrl *tb_ctrl_from_dev(struct device *dev)
 {

@@ -24,6 +24,10 @@
 /* A spurious GPE is re-enabled after this long. */
 #define TB_REARM_MS		100
 
+/* XRIN's GPE in a storm; cleared by writing power_down (tb_plug_retry()). */
+#define TB_XRIL_STORM_REASON	"its plug GPE fires while nothing is plugged in (GPE storm); write 1 to tb_macpm.power_down to try again"
+static const char tb_xril_storm_reason[] = TB_XRIL_STORM_REASON;
+
 /* Listen for plugs (ctrl->lock held): enable the GPE, or take the notify. */
 int tb_arm(struct tb_ctrl *ctrl)
 {
@@ -90,8 +94,9 @@ static u32 tb_gpe_handler(acpi_handle gpe_device, u32 gpe, void *data)
 }
 
 /*
- * Count a GPE that was not a plug (TB1/2: XRIL says nothing is plugged) or,
- * for Alpine Ridge's level GPE, any GPE, in bursts of TB_STORM_WINDOW_MS.
+ * Count a GPE that was not a plug (TB1/2: XRIL says nothing is plugged;
+ * Alpine Ridge: its method did not flip the plug pad, or any GPE where the
+ * pad is not known), in bursts of TB_STORM_WINDOW_MS.
  * Return: true if this one makes the burst a storm (ctrl->lock held).
  */
 static bool tb_storm(struct tb_ctrl *ctrl, ktime_t now)
@@ -132,8 +137,7 @@ static void tb_gpe_work(struct work_struct *work)
 		ctrl->spurious++;
 		if (tb_storm(ctrl, now)) {
 			storm = true;
-			ctrl->stay_on =
-				"its plug GPE fires while nothing is plugged in (GPE storm)";
+			ctrl->stay_on = tb_xril_storm_reason;
 			dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms with nothing plugged in: the controller stays powered\n",
 				 ctrl->gpe, ctrl->storm_count, TB_STORM_WINDOW_MS);
 		} else {
@@ -169,6 +173,25 @@ static void tb_notify(acpi_handle handle, u32 event, void *data)
 }
 
 /*
+ * Alpine Ridge: the RX inversion of the plug pad (\_SB.GGII, the
+ * firmware's own pad getter), 0 or 1; -1 where the pad is not known or
+ * cannot be read.
+ */
+static int tb_plug_pad_rx(struct tb_ctrl *ctrl)
+{
+	union acpi_object arg = {
+		.integer = { .type = ACPI_TYPE_INTEGER, .value = ctrl->plug_pad },
+	};
+	struct acpi_object_list args = { .count = 1, .pointer = &arg };
+	unsigned long long v;
+
+	if (!ctrl->plug_pad ||
+	    ACPI_FAILURE(acpi_evaluate_integer(NULL, "\\_SB.GGII", &args, &v)))
+		return -1;
+	return v & 1;
+}
+
+/*
  * Alpine Ridge's level-triggered plug GPE (see the overview in tb_core.c).
  * The GPE stays disabled from the handler until acpi_finish_gpe(): first
  * the firmware's own method, which flips the plug pad's RX inversion so
@@ -176,12 +199,23 @@ static void tb_notify(acpi_handle handle, u32 event, void *data)
  * Darwin), then the GPE is cleared and enabled again. A plug or an unplug
  * looks the same here: either way the NHI and the ports are held resumed
  * for a while, and with nothing there the controller goes off again.
+ *
+ * Storms. A plug or an unplug is a change of the pad's level, and the
+ * method flips the pad's inversion after it: the pad is read before and
+ * after the method, and only a GPE after which it stands as before (the
+ * method flipped nothing, as without _OSI ("Darwin"), and the level that
+ * raised the GPE is still there) counts toward a storm. A user plugging
+ * and unplugging a cable as fast as a hand can, or a dock renegotiating,
+ * flips it every time, and none of that counts. Where the method's AML
+ * names no pad (struct tb_ctrl.plug_pad), every GPE counts, as before.
  */
 static void tb_level_gpe_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, gpe_work);
 	ktime_t now = READ_ONCE(ctrl->gpe_time);
 	acpi_status status;
+	bool flipped;
+	int rx;
 
 	mutex_lock(&ctrl->lock);
 	/*
@@ -193,13 +227,17 @@ static void tb_level_gpe_work(struct work_struct *work)
 		mutex_unlock(&ctrl->lock);
 		return;
 	}
+	rx = tb_plug_pad_rx(ctrl);
 	status = acpi_evaluate_object(NULL, ctrl->plug_method, NULL, NULL);
 	if (ACPI_FAILURE(status)) {
 		ctrl->errors++;
 		dev_err_ratelimited(&ctrl->dev, "%s failed: %s\n", ctrl->plug_method,
 				    acpi_format_exception(status));
 	}
-	if (tb_storm(ctrl, now)) {
+	flipped = rx >= 0 && tb_plug_pad_rx(ctrl) == !rx;
+	if (!flipped && ctrl->plug_pad)
+		ctrl->spurious++;
+	if (!flipped && tb_storm(ctrl, now)) {
 		/*
 		 * Disabled for good, not only for this dispatch: system
 		 * resume enables every GPE that has users again.
@@ -209,8 +247,9 @@ static void tb_level_gpe_work(struct work_struct *work)
 		ctrl->plug_gpe_on = false;
 		acpi_finish_gpe(NULL, ctrl->plug_gpe);
 		mutex_unlock(&ctrl->lock);
-		dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms: disabled, the controller stays powered\n",
-			 ctrl->plug_gpe, TB_STORM_MAX + 1, TB_STORM_WINDOW_MS);
+		dev_warn(&ctrl->dev, "GPE 0x%02x fired %u times in %d ms%s: disabled, the controller stays powered\n",
+			 ctrl->plug_gpe, TB_STORM_MAX + 1, TB_STORM_WINDOW_MS,
+			 ctrl->plug_pad ? " with its method flipping no pad" : "");
 		tb_request_on(ctrl);
 		return;
 	}
@@ -349,6 +388,14 @@ void tb_plug_remove(struct tb_ctrl *ctrl)
 /* tb_macpm.power_down written (ctrl->lock held). */
 void tb_plug_retry(struct tb_ctrl *ctrl)
 {
+	/*
+	 * XRIN's GPE after a storm: the controller is on and the GPE
+	 * disarmed; the next power-down arms it again
+	 */
+	if (ctrl->stay_on == tb_xril_storm_reason) {
+		ctrl->stay_on = NULL;
+		ctrl->storm_count = 0;
+	}
 	/* Alpine Ridge after a storm: the GPE enabled again */
 	if (!ctrl->plug_storm || ctrl->dying)
 		return;

@@ -35,6 +35,13 @@
 #define TB_STORM_REASON "its level-triggered plug GPE fires again and again (a storm): the firmware's method does not clear it; write 1 to tb_macpm.power_down to try again"
 static const char tb_storm_reason[] = TB_STORM_REASON;
 
+/* A power-up that did not come back; cleared by writing power_down. */
+#define TB_UP_FAILED_REASON	"it did not come back after power-up; write 1 to tb_macpm.power_down to try again"
+const char tb_up_failed_reason[] = TB_UP_FAILED_REASON;
+
+/* See "DisplayPort" in tb_core.c. */
+#define TB_DP_REASON	"an external DisplayPort connector is connected (tb_macpm.dp_connected): a monitor in DisplayPort alternate mode on a USB-C port may need the controller powered (not measured on a Mac)"
+
 /* Account the time spent in the state that ends now (ctrl->lock held). */
 void tb_account(struct tb_ctrl *ctrl)
 {
@@ -97,6 +104,12 @@ static bool tb_connected(struct tb_ctrl *ctrl)
 	return child;
 }
 
+/* Alpine and Titan Ridge: the USB-C ports' DisplayPort alternate mode */
+static bool tb_ctrl_is_tb3(struct tb_ctrl *ctrl)
+{
+	return ctrl->gen == MAC_TB_ALPINE_RIDGE || ctrl->gen == MAC_TB_TITAN_RIDGE;
+}
+
 /*
  * Why the controller must stay powered right now, whatever its mechanism
  * (ctrl->lock held): what also keeps Thunderbolt 3's votes at 1.
@@ -113,6 +126,9 @@ const char *tb_ctrl_blocker(struct tb_ctrl *ctrl)
 		return "unbinding";
 	if (tb_connected(ctrl))
 		return "a Thunderbolt device or peer is connected";
+	/* see "DisplayPort" in tb_core.c */
+	if (tb_ctrl_is_tb3(ctrl) && READ_ONCE(tb_dp_connected))
+		return TB_DP_REASON;
 	return NULL;
 }
 
@@ -173,10 +189,109 @@ static void tb_ctrl_nudge(struct tb_ctrl *ctrl)
 		pm_request_idle(&ctrl->rp->dev);
 }
 
+/**
+ * tb_ctrl_up_failed() - a Thunderbolt 3 power-up did not come back
+ * @ctrl: the controller (ctrl->lock held)
+ * @what: the device that does not answer, for the log
+ *
+ * The power comes with the upstream port's _PS0 (power_with_upsb), inside
+ * the PCI core's resume of that port, which does not fail when the port
+ * stays dead (pci_pm_runtime_resume() ignores it): the devices are asked
+ * once they have resumed, by a vote before its function resumes
+ * (tb_votes.c), after the NHI resumed for a plug (tb_hold_ports()) and a
+ * while after each power-up (tb_ctrl_settle()). As on Thunderbolt 1 and 2
+ * (tb_xrpe.c): counted, logged, and the controller stays on with
+ * stay_on_reason saying so until tb_macpm.power_down is written; the PM
+ * core's errors of the resumes that failed are cleared (recover_work).
+ * While it stays so, the upstream port is held resumed: the root port's
+ * _PS3 cuts nothing under a switch that says "on", and the port saves no
+ * config space that a dead chip read back. What the chip's other
+ * functions saved meanwhile may be that: the next power-up starts from
+ * the copies taken at the last cut (@up_bad, tb_votes.c). Counted once
+ * until then.
+ */
+void tb_ctrl_up_failed(struct tb_ctrl *ctrl, const char *what)
+{
+	/* being released: counted, nothing held, no work queued */
+	if (ctrl->dying) {
+		ctrl->errors++;
+		dev_err(&ctrl->dev, "%s does not answer after the power-up\n", what);
+		return;
+	}
+	/* counted already; the resumes that fail meanwhile are cleared too */
+	if (!ctrl->up_hold) {
+		ctrl->errors++;
+		ctrl->up_failed_in_row++;
+		ctrl->up_bad = true;
+		ctrl->up_hold = true;
+		pm_runtime_get_noresume(&ctrl->upsb->dev);
+		if (!ctrl->stay_on)
+			ctrl->stay_on = tb_up_failed_reason;
+		dev_err(&ctrl->dev, "%s does not answer after the power-up (%u in a row): the controller stays on; write 1 to tb_macpm.power_down to try again\n",
+			what, ctrl->up_failed_in_row);
+	}
+	schedule_work(&ctrl->recover_work);
+}
+
+/* A Thunderbolt 3 power-up came back: its devices answer (ctrl->lock held). */
+void tb_ctrl_up_ok(struct tb_ctrl *ctrl)
+{
+	if (ctrl->up_hold)
+		return;
+	ctrl->up_failed_in_row = 0;
+	ctrl->up_bad = false;
+}
+
+/*
+ * Thunderbolt 3, a while after a power-up: whether the upstream port and
+ * what is resumed below it (the ports, the NHI, the xHCI) answer. Only
+ * while the upstream port is resumed; held meanwhile, so that no cut comes
+ * in between.
+ */
+static void tb_ctrl_check_up(struct tb_ctrl *ctrl)
+{
+	struct pci_dev *devs[3 + TB_MAX_DSB + 2 * TB_NR_VOTES];
+	const char *dead = NULL;
+	unsigned int i, n = 0;
+
+	if (macsupport_pm_runtime_get_if_active(&ctrl->upsb->dev) <= 0)
+		return;
+	devs[n++] = ctrl->upsb;
+	devs[n++] = ctrl->dsb0;
+	devs[n++] = ctrl->nhi;
+	for (i = 0; i < ctrl->ndsb; i++)
+		devs[n++] = ctrl->dsb[i];
+	for (i = 0; i < TB_NR_VOTES; i++) {
+		if (!ctrl->vote[i])
+			continue;
+		devs[n++] = ctrl->vote[i]->port;
+		if (ctrl->vote[i]->fn)
+			devs[n++] = ctrl->vote[i]->fn;
+	}
+	mutex_lock(&ctrl->lock);
+	for (i = 0; i < n && !dead; i++) {
+		/* resumed (the upstream port is), and held so meanwhile */
+		if (i && macsupport_pm_runtime_get_if_active(&devs[i]->dev) <= 0)
+			continue;
+		if (!pci_device_is_present(devs[i]))
+			dead = pci_name(devs[i]);
+		if (i)
+			pm_runtime_put_noidle(&devs[i]->dev);
+	}
+	if (dead && !ctrl->dying)
+		tb_ctrl_up_failed(ctrl, dead);
+	else if (!dead)
+		tb_ctrl_up_ok(ctrl);
+	mutex_unlock(&ctrl->lock);
+	pm_runtime_put(&ctrl->upsb->dev);
+}
+
 static void tb_settle_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl, settle_work);
 
+	if (ctrl->ops->power_with_upsb)
+		tb_ctrl_check_up(ctrl);
 	tb_ctrl_nudge(ctrl);
 }
 
@@ -296,6 +411,7 @@ const struct device_type tb_ctrl_type = {
 void tb_hold_ports(struct tb_ctrl *ctrl)
 {
 	unsigned int i;
+	int ret;
 
 	mutex_lock(&ctrl->lock);
 	if (ctrl->dying) {
@@ -311,15 +427,27 @@ void tb_hold_ports(struct tb_ctrl *ctrl)
 	}
 	ctrl->held = true;
 	mutex_unlock(&ctrl->lock);
-	pm_runtime_get_sync(&ctrl->nhi->dev);
-	/* Thunderbolt 3: powered up for this plug, and the NHI usable */
+	ret = pm_runtime_get_sync(&ctrl->nhi->dev);
+	/*
+	 * Thunderbolt 3: powered up for this plug, and the NHI usable, if
+	 * its upstream port and the NHI answer (a resume that failed was
+	 * looked at by the vote)
+	 */
 	mutex_lock(&ctrl->lock);
-	if (ctrl->wake_start) {
+	if (ctrl->ops->power_with_upsb && ret >= 0 && !ctrl->dying) {
+		if (!pci_device_is_present(ctrl->upsb))
+			tb_ctrl_up_failed(ctrl, pci_name(ctrl->upsb));
+		else if (!pci_device_is_present(ctrl->nhi))
+			tb_ctrl_up_failed(ctrl, pci_name(ctrl->nhi));
+		else
+			tb_ctrl_up_ok(ctrl);
+	}
+	if (ctrl->wake_start && ret >= 0 && !ctrl->up_hold) {
 		ctrl->last_wake_ms = ktime_ms_delta(ktime_get(), ctrl->wake_start);
-		ctrl->wake_start = 0;
 		dev_dbg(&ctrl->dev, "powered on, NHI resumed, %u ms after the plug\n",
 			ctrl->last_wake_ms);
 	}
+	ctrl->wake_start = 0;
 	mutex_unlock(&ctrl->lock);
 	for (i = 0; i < ctrl->ndsb; i++)
 		pm_runtime_get_sync(&ctrl->dsb[i]->dev);
@@ -372,14 +500,32 @@ static void tb_hold_work(struct work_struct *work)
 static void tb_recover_work(struct work_struct *work)
 {
 	struct tb_ctrl *ctrl = container_of(work, struct tb_ctrl, recover_work);
-	struct device *devs[] = { &ctrl->upsb->dev, &ctrl->dev };
-	unsigned int i;
+	struct device *devs[3 + TB_MAX_DSB + 2 * TB_NR_VOTES];
+	unsigned int i, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(devs); i++) {
+	devs[n++] = &ctrl->upsb->dev;
+	devs[n++] = &ctrl->dev;
+	/*
+	 * Thunderbolt 3: a vote whose resume found the chip dead failed its
+	 * function's resume, and the NHI's failure the resumes of the ports
+	 * it supplies (the hotplug ports)
+	 */
+	devs[n++] = &ctrl->nhi->dev;
+	for (i = 0; i < ctrl->ndsb; i++)
+		devs[n++] = &ctrl->dsb[i]->dev;
+	for (i = 0; i < TB_NR_VOTES; i++) {
+		if (!ctrl->vote[i])
+			continue;
+		devs[n++] = &ctrl->vote[i]->dev;
+		if (ctrl->vote[i]->fn)
+			devs[n++] = &ctrl->vote[i]->fn->dev;
+	}
+	/* every pending request done first: one may fail another */
+	for (i = 0; i < n; i++)
 		pm_runtime_barrier(devs[i]);
+	for (i = 0; i < n; i++)
 		if (devs[i]->power.runtime_error && pm_runtime_status_suspended(devs[i]))
 			pm_runtime_set_suspended(devs[i]);
-	}
 
 	/* still off, with the GPE disarmed by the attempt: watch for plugs again */
 	mutex_lock(&ctrl->lock);
@@ -388,7 +534,7 @@ static void tb_recover_work(struct work_struct *work)
 		if (ctrl->up_failed_in_row < TB_MAX_UP_FAILURES)
 			schedule_delayed_work(&ctrl->rearm_work, msecs_to_jiffies(TB_UP_RETRY_MS));
 		else
-			dev_err(&ctrl->dev, "%u power-ups in a row failed: plugs are no longer watched; reload tb_macpm to try again\n",
+			dev_err(&ctrl->dev, "%u power-ups in a row failed: plugs are no longer watched; write 1 to tb_macpm.power_down to try again\n",
 				ctrl->up_failed_in_row);
 	}
 	mutex_unlock(&ctrl->lock);
@@ -427,9 +573,19 @@ void tb_request_on(struct tb_ctrl *ctrl)
 	}
 }
 
+/* A failed power-down, tried again (tb_xrpe.c). */
+static void tb_down_retry_work(struct work_struct *work)
+{
+	struct tb_ctrl *ctrl = container_of(to_delayed_work(work), struct tb_ctrl,
+					    down_retry_work);
+
+	pm_request_idle(&ctrl->dev);
+}
+
 int tb_ctrl_power_init(struct tb_ctrl *ctrl)
 {
 	INIT_DELAYED_WORK(&ctrl->hold_work, tb_hold_work);
+	INIT_DELAYED_WORK(&ctrl->down_retry_work, tb_down_retry_work);
 	INIT_DELAYED_WORK(&ctrl->settle_work, tb_settle_work);
 	INIT_WORK(&ctrl->look_work, tb_look_work);
 	INIT_WORK(&ctrl->recover_work, tb_recover_work);
@@ -451,9 +607,37 @@ void tb_ctrl_power_exit(struct tb_ctrl *ctrl)
 	/* not cancelled: an unbind whose power-up failed leaves no error behind */
 	flush_work(&ctrl->recover_work);
 	cancel_delayed_work_sync(&ctrl->rearm_work);
+	cancel_delayed_work_sync(&ctrl->down_retry_work);
 	cancel_delayed_work_sync(&ctrl->hold_work);
 	cancel_delayed_work_sync(&ctrl->settle_work);
 	tb_release_ports(ctrl, true);
+	/* the upstream port held after a failed power-up: the caller holds it now */
+	mutex_lock(&ctrl->lock);
+	if (ctrl->up_hold)
+		pm_runtime_put_noidle(&ctrl->upsb->dev);
+	ctrl->up_hold = false;
+	mutex_unlock(&ctrl->lock);
+}
+
+/*
+ * tb_macpm.dp_connected written (tb_ctrls_lock held): a Thunderbolt 3
+ * controller powers up now and stays so while a connector is connected,
+ * or may go off again once idle.
+ */
+void tb_ctrl_dp_changed(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	if (!tb_ctrl_is_tb3(ctrl))
+		return;
+	if (READ_ONCE(tb_dp_connected)) {
+		tb_request_on(ctrl);
+		return;
+	}
+	pm_request_idle(&ctrl->dev);
+	for (i = 0; i < TB_NR_VOTES; i++)
+		if (ctrl->vote[i])
+			pm_request_idle(&ctrl->vote[i]->dev);
 }
 
 /* tb_macpm.power_down changed. */
@@ -465,6 +649,26 @@ void tb_ctrl_param_changed(struct tb_ctrl *ctrl)
 	if (ctrl->ops->retry)
 		ctrl->ops->retry(ctrl);
 	tb_plug_retry(ctrl);
+	/*
+	 * A power-up that did not come back: try again. Thunderbolt 3 lets
+	 * the upstream port go, so that the chain idles and the firmware cuts;
+	 * the next power-up starts from the copies (tb_votes.c). The errors
+	 * of the resumes that failed meanwhile are cleared first.
+	 */
+	if (ctrl->stay_on == tb_up_failed_reason)
+		ctrl->stay_on = NULL;
+	if (ctrl->up_hold) {
+		ctrl->up_hold = false;
+		pm_runtime_put(&ctrl->upsb->dev);
+		schedule_work(&ctrl->recover_work);
+	}
+	/*
+	 * Thunderbolt 1 and 2 off after failed power-ups, its plug no longer
+	 * watched (tb_recover_work()): watched again, so the next plug tries
+	 */
+	ctrl->up_failed_in_row = 0;
+	if (ctrl->off && !ctrl->armed && !ctrl->dying)
+		mod_delayed_work(system_wq, &ctrl->rearm_work, 0);
 	mutex_unlock(&ctrl->lock);
 	if (tb_power_down) {
 		pm_request_idle(&ctrl->dev);

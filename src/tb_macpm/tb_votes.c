@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/pm_runtime.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "tb_macpm.h"
@@ -71,8 +72,27 @@
  * the ports' _PS3 still drop a rail whose function idles while the other
  * is in use, and once both idle, the firmware powers both again as long
  * as the root port is up (UGIO: GPCI 1), as on the Mac.
+ *
+ * A power-up that does not come back. The upstream port's _PS0 gives up
+ * silently when the chip does not answer (its PCED polls time out), and
+ * the PCI core's resume of the port does not fail for it: the devices are
+ * asked instead, once they have resumed. A vote, before its function
+ * resumes, asks the upstream port and the port above it (and fails the
+ * function's resume if either is dead: no driver runs on a dead chip, and
+ * the function keeps its saved config space); the NHI resumed for a plug
+ * is asked (tb_hold_ports()), and whatever is resumed a while after each
+ * power-up (tb_ctrl_settle()). A failure is counted, and the controller
+ * stays on, its upstream port held, until tb_macpm.power_down is written
+ * (tb_ctrl_up_failed()). The ports that resumed onto the dead chip may
+ * meanwhile have saved what it read back: so the switch copies, at every
+ * cut after which nothing failed, the config space the chip's functions
+ * saved for it, and the first power-up after a failure puts the copies
+ * in place before the upstream port's _PS0, for the PCI core to restore
+ * (tb_votes_load_copies()).
  */
 
+/* A root port without the names that tell what its _PS3 did */
+#define TB_STAY_ON_NO_FW_NAMES	"Thunderbolt 3: its root port lacks the names (GPCI, GNHI, GXCI, RTBT, RUSB) that tell whether its _PS3 cut the power"
 /* While the root port may not runtime-suspend */
 #define TB_RP_NO_SUSPEND_REASON	"its root port may not runtime-suspend, so the firmware's _PS3 would not cut the power"
 /* A failed RTPC(0) is tried again this much later, this many times in a row. */
@@ -175,13 +195,30 @@ static int tb_vote_runtime_suspend(struct device *dev)
  * its rail whatever the vote; a failed RTPC(1) must not fail that resume
  * (the function works, and the firmware cuts nothing from a suspend that
  * cannot come while it is in use).
+ *
+ * The upstream port's _PS0, which powers the chip, and the _PS0 of the
+ * port above this vote have run: both ports must answer now. If they do
+ * not, the power-up did not come back (tb_ctrl_up_failed()), and this
+ * resume fails, so that the function's does: its driver is not called on
+ * a dead chip and its saved config space stays as it was; the vote stays
+ * given.
  */
 static int tb_vote_runtime_resume(struct device *dev)
 {
 	struct tb_vote *v = tb_vote_from_dev(dev);
 	struct tb_ctrl *ctrl = v->ctrl;
+	struct pci_dev *dead = NULL;
 
 	mutex_lock(&ctrl->lock);
+	if (!pci_device_is_present(ctrl->upsb))
+		dead = ctrl->upsb;
+	else if (!pci_device_is_present(v->port))
+		dead = v->port;
+	if (dead) {
+		tb_ctrl_up_failed(ctrl, pci_name(dead));
+		mutex_unlock(&ctrl->lock);
+		return -EIO;
+	}
 	if (!tb_rtpc(ctrl, v->handle, v->what, true))
 		v->given = false;
 	mutex_unlock(&ctrl->lock);
@@ -371,6 +408,73 @@ static void tb_votes_pci_add(struct tb_ctrl *ctrl, struct pci_dev *pdev)
 }
 
 /*
+ * The config space the upstream port and every function below it saved
+ * for this cut, copied (ctrl->lock held): after a power-up that did not
+ * come back, the PCI core may have restored them into a dead chip and
+ * saved again what it read back (all ones, or power-on values) when they
+ * suspended; the next power-up then starts from these copies
+ * (tb_votes_load_copies()). Taken only while nothing failed since the
+ * last ones, each device as it saved itself (runtime-suspended: the
+ * state is saved); at a cut nothing is connected, so these are the
+ * chip's own functions.
+ */
+static int tb_votes_copy_one(struct pci_dev *pdev, void *data)
+{
+	struct tb_ctrl *ctrl = data;
+	struct pci_saved_state *state;
+
+	if (ctrl->ncut >= TB_CHIP_MAX)
+		return 0;
+	state = pci_store_saved_state(pdev);
+	if (!state)
+		return 0;
+	ctrl->cut[ctrl->ncut] = pci_dev_get(pdev);
+	ctrl->cut_state[ctrl->ncut++] = state;
+	return 0;
+}
+
+static void tb_votes_drop_copies(struct tb_ctrl *ctrl)
+{
+	while (ctrl->ncut) {
+		ctrl->ncut--;
+		kfree(ctrl->cut_state[ctrl->ncut]);
+		pci_dev_put(ctrl->cut[ctrl->ncut]);
+	}
+}
+
+static void tb_votes_copy(struct tb_ctrl *ctrl)
+{
+	unsigned int noio;
+
+	if (ctrl->up_bad)
+		return;
+	tb_votes_drop_copies(ctrl);
+	/* the root port's supplier suspending: no I/O for the allocations */
+	noio = memalloc_noio_save();
+	tb_votes_copy_one(ctrl->upsb, ctrl);
+	pci_walk_bus(ctrl->upsb->subordinate, tb_votes_copy_one, ctrl);
+	memalloc_noio_restore(noio);
+}
+
+/*
+ * Before the upstream port's _PS0, after a power-up that did not come
+ * back (ctrl->lock held): every device below the root port is suspended,
+ * and what the PCI core restores after the power-up is what each saved:
+ * put the copies of the last good cut in their place.
+ */
+static void tb_votes_load_copies(struct tb_ctrl *ctrl)
+{
+	unsigned int i;
+
+	if (!ctrl->up_bad)
+		return;
+	for (i = 0; i < ctrl->ncut; i++)
+		pci_load_saved_state(ctrl->cut[i], ctrl->cut_state[i]);
+	dev_info(&ctrl->dev, "powering up after a power-up that did not come back: the config space of %u functions as at the last good cut\n",
+		 ctrl->ncut);
+}
+
+/*
  * Remove the votes, each taken back first (RTPC(1)): with both at 1 no
  * _PS3 of the controller's ports cuts anything (tb_ctrls_lock held).
  */
@@ -387,6 +491,9 @@ static void tb_votes_detach(struct tb_ctrl *ctrl)
 			tb_vote_remove(ctrl->vote[i]);
 		ctrl->vote[i] = NULL;
 	}
+	mutex_lock(&ctrl->lock);
+	tb_votes_drop_copies(ctrl);
+	mutex_unlock(&ctrl->lock);
 }
 
 /*
@@ -467,6 +574,7 @@ static int tb_votes_off(struct tb_ctrl *ctrl)
 		return -EBUSY;
 	}
 	dev_dbg(&ctrl->dev, "the root port's _PS3 cut the power: %s\n", fw);
+	tb_votes_copy(ctrl);
 	tb_ctrl_mark_d3cold(ctrl);
 	return 0;
 }
@@ -479,6 +587,7 @@ static int tb_votes_off(struct tb_ctrl *ctrl)
 static int tb_votes_on(struct tb_ctrl *ctrl)
 {
 	dev_dbg(&ctrl->dev, "the root port resumes: the upstream port's _PS0 powers the controller\n");
+	tb_votes_load_copies(ctrl);
 	return 0;
 }
 
@@ -540,7 +649,7 @@ static void tb3_find_xhci(struct tb_ctrl *ctrl)
 	/* what tells whether the firmware cut (tb3_fw_cut()) */
 	for (i = 0; i < ARRAY_SIZE(tb3_fw_names); i++) {
 		if (!tb_acpi_has(rp, tb3_fw_names[i]) && !ctrl->stay_on) {
-			ctrl->stay_on = "Thunderbolt 3: its root port lacks the names (GPCI, GNHI, GXCI, RTBT, RUSB) that tell whether its _PS3 cut the power";
+			ctrl->stay_on = TB_STAY_ON_NO_FW_NAMES;
 			break;
 		}
 	}

@@ -24,10 +24,21 @@
 #define TB_LINK_WAIT_MS		2000
 /* Refused power-downs in a row before the controller is left on. */
 #define TB_MAX_REFUSALS		5
+/*
+ * A power-down whose method failed, or whose plug GPE could not be
+ * enabled, is tried again this much later, this many times in a row.
+ */
+#define TB_DOWN_RETRY_MS	1000
+#define TB_MAX_DOWN_FAILURES	5
 
 /* Why it stays on after TB_MAX_REFUSALS; cleared by writing power_down. */
 #define TB_REFUSED_REASON	"the firmware refused to power it down (XRIL) several times in a row: something is plugged in that no driver sees; write 1 to tb_macpm.power_down to try again"
 static const char tb_refused_reason[] = TB_REFUSED_REASON;
+/* ... and after TB_MAX_DOWN_FAILURES; cleared by writing power_down too */
+#define TB_DOWN_FAILED_REASON	"its power-down method failed several times in a row; write 1 to tb_macpm.power_down to try again"
+#define TB_ARM_FAILED_REASON	"its plug GPE could not be enabled several times in a row; write 1 to tb_macpm.power_down to try again"
+static const char tb_down_failed_reason[] = TB_DOWN_FAILED_REASON;
+static const char tb_arm_failed_reason[] = TB_ARM_FAILED_REASON;
 
 /* XRPE(@on) or TRPE(@on[, 0]): switch the controller's power. */
 static int tb_set_power(struct tb_ctrl *ctrl, bool on)
@@ -103,13 +114,86 @@ static bool tb_refused(struct tb_ctrl *ctrl)
 	return true;
 }
 
+/*
+ * Bring the root port back after XRPE/TRPE failed part-way. The real
+ * methods put the root port in D3hot (its PMCSR, behind the PCI core's
+ * back) and disable its link before they cut the rail, and their power-up
+ * does nothing unless the rail is off: a failure in between leaves a
+ * powered controller behind a port in D3hot with its link disabled. The
+ * PCI core still thinks the port in D0 (pci_set_power_state() would do
+ * nothing): it is told what the port's PMCSR says, as
+ * pci_update_current_state() would (not exported), then brought to D0;
+ * the link is enabled again.
+ * Return: whether the port had to be brought back.
+ */
+static bool tb_rp_recover(struct tb_ctrl *ctrl)
+{
+	struct pci_dev *rp = ctrl->rp;
+	u16 pmcsr = 0, lnkctl = 0;
+
+	if (rp->pm_cap) {
+		pci_read_config_word(rp, rp->pm_cap + PCI_PM_CTRL, &pmcsr);
+		if (!PCI_POSSIBLE_ERROR(pmcsr) && (pmcsr & PCI_PM_CTRL_STATE_MASK)) {
+			rp->current_state = (__force pci_power_t)(pmcsr & PCI_PM_CTRL_STATE_MASK);
+			pci_set_power_state(rp, PCI_D0);
+		}
+	}
+	pcie_capability_read_word(rp, PCI_EXP_LNKCTL, &lnkctl);
+	if (lnkctl & PCI_EXP_LNKCTL_LD)
+		pcie_capability_clear_word(rp, PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_LD);
+	if (!(pmcsr & PCI_PM_CTRL_STATE_MASK) && !(lnkctl & PCI_EXP_LNKCTL_LD))
+		return false;
+	dev_warn(&ctrl->dev, "root port %s was left by %s%s%s: brought back\n",
+		 pci_name(rp), ctrl->set_method,
+		 pmcsr & PCI_PM_CTRL_STATE_MASK ? " in D3hot" : "",
+		 lnkctl & PCI_EXP_LNKCTL_LD ? " with its link disabled" : "");
+	return true;
+}
+
+/* Wait (bounded) until the upstream port answers. */
+static bool tb_upsb_wait(struct tb_ctrl *ctrl)
+{
+	ktime_t deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
+	bool alive;
+
+	for (;;) {
+		bool late = ktime_after(ktime_get(), deadline);
+
+		alive = pci_device_is_present(ctrl->upsb);
+		if (alive || late)
+			break;
+		usleep_range(2000, 2500);
+	}
+	return alive;
+}
+
+/*
+ * A power-down that failed (ctrl->lock held), the controller powered
+ * again: an AML error or a GPE that could not be enabled may be passing,
+ * so it is tried again TB_DOWN_RETRY_MS later; only TB_MAX_DOWN_FAILURES
+ * in a row keep it on for good (until tb_macpm.power_down is written).
+ */
+static void tb_down_failed(struct tb_ctrl *ctrl, const char *reason)
+{
+	if (++ctrl->down_failed_in_row < TB_MAX_DOWN_FAILURES) {
+		schedule_delayed_work(&ctrl->down_retry_work, msecs_to_jiffies(TB_DOWN_RETRY_MS));
+		return;
+	}
+	ctrl->stay_on = reason;
+	dev_err(&ctrl->dev, "%u power-downs in a row failed: the controller stays powered\n",
+		ctrl->down_failed_in_row);
+}
+
 /* XRPE(0)/TRPE(0), then with @xril the poll of XRIL; the plug armed. */
 static int tb_set_power_off(struct tb_ctrl *ctrl, bool xril)
 {
 	/* -EBUSY, not an error: an error would stop runtime PM of the switch */
 	if (tb_set_power(ctrl, false)) {
-		ctrl->stay_on = "its power-down method failed";
 		tb_set_power(ctrl, true);
+		if (tb_rp_recover(ctrl) && !tb_upsb_wait(ctrl))
+			dev_err(&ctrl->dev, "upstream port %s does not answer after %s(0) failed\n",
+				pci_name(ctrl->upsb), ctrl->set_method);
+		tb_down_failed(ctrl, tb_down_failed_reason);
 		return -EBUSY;
 	}
 
@@ -117,11 +201,12 @@ static int tb_set_power_off(struct tb_ctrl *ctrl, bool xril)
 		return -EBUSY;
 
 	if (tb_arm(ctrl)) {
-		ctrl->stay_on = "its plug GPE cannot be enabled";
 		tb_set_power(ctrl, true);
+		tb_down_failed(ctrl, tb_arm_failed_reason);
 		return -EBUSY;
 	}
 
+	ctrl->down_failed_in_row = 0;
 	tb_ctrl_mark_d3cold(ctrl);
 	return 0;
 }
@@ -146,29 +231,27 @@ static int tb_trpe_off(struct tb_ctrl *ctrl)
 /* Power the controller and wait until its upstream port answers. */
 static int tb_set_power_on(struct tb_ctrl *ctrl)
 {
-	ktime_t deadline;
 	bool alive;
 	int ret;
 
 	ret = tb_set_power(ctrl, true);
 	if (ret) {
+		/* the rail may be on behind a port left down */
+		tb_rp_recover(ctrl);
 		ctrl->up_failed_in_row++;
 		schedule_work(&ctrl->recover_work);
 		return ret;
 	}
 
-	deadline = ktime_add_ms(ktime_get(), TB_LINK_WAIT_MS);
-	for (;;) {
-		bool late = ktime_after(ktime_get(), deadline);
-
-		alive = pci_device_is_present(ctrl->upsb);
-		if (alive || late)
-			break;
-		usleep_range(2000, 2500);
-	}
+	alive = tb_upsb_wait(ctrl);
+	/* a power-up that left the root port down, not the chip */
+	if (!alive && tb_rp_recover(ctrl))
+		alive = tb_upsb_wait(ctrl);
 	if (!alive) {
 		ctrl->errors++;
-		ctrl->stay_on = "it did not come back after power-up";
+		/* until tb_macpm.power_down is written (tb_ctrl_param_changed()) */
+		if (!ctrl->stay_on)
+			ctrl->stay_on = tb_up_failed_reason;
 		dev_err(&ctrl->dev, "upstream port %s does not answer %d ms after %s(1)\n",
 			pci_name(ctrl->upsb), TB_LINK_WAIT_MS, ctrl->set_method);
 		ctrl->up_failed_in_row++;
@@ -197,13 +280,14 @@ static int tb_set_power_resume_noirq(struct tb_ctrl *ctrl)
 	return ret;
 }
 
-/* tb_macpm.power_down written: try again after a run of refusals. */
+/* tb_macpm.power_down written: try again after a run of refusals or failures. */
 static void tb_xrpe_retry(struct tb_ctrl *ctrl)
 {
-	if (ctrl->stay_on == tb_refused_reason) {
+	if (ctrl->stay_on == tb_refused_reason || ctrl->stay_on == tb_down_failed_reason ||
+	    ctrl->stay_on == tb_arm_failed_reason)
 		ctrl->stay_on = NULL;
-		ctrl->refused_in_row = 0;
-	}
+	ctrl->refused_in_row = 0;
+	ctrl->down_failed_in_row = 0;
 }
 
 /* Thunderbolt 1 and 2: XRPE or TRPE, and XRIL polled after a power-down. */
@@ -219,4 +303,5 @@ const struct tb_mech_ops tb_trpe_ops = {
 	.off		= tb_trpe_off,
 	.on		= tb_set_power_on,
 	.resume_noirq	= tb_set_power_resume_noirq,
+	.retry		= tb_xrpe_retry,
 };

@@ -56,10 +56,12 @@
  * to every power-up (UGIO); ZFLT faults (1: the rails never go off, 2:
  * UPSB's _PS0 powers nothing, 3: RTPC fails); ZSTK keeps _L02 from
  * flipping the pad; ZSTB makes NHI0.RTPC write nothing (MacPro7,1's
- * stub); ZGPE counts _L02; ZTRP counts TRPE. Every method the PCI core,
- * ACPICA or tb_macpm calls records itself in the firmware-call trace
- * (\ZTRC, ../tables/trace.asl), which the host replays on the Mac's own
- * tables (replay.map).
+ * stub); ZGPE counts _L02; ZTRP counts TRPE; ZRPD names the rails' pads,
+ * by which the stand-in NHI's chip reads all-ones while unpowered
+ * (macsupport_test_nhi, lc_sleep). Every
+ * method the PCI core, ACPICA or tb_macpm calls records itself in the
+ * firmware-call trace (\ZTRC, ../tables/trace.asl), which the host
+ * replays on the Mac's own tables (replay.map).
  */
 DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
 {
@@ -454,6 +456,8 @@ DefinitionBlock ("", "SSDT", 2, "APPLE ", "TbtOnPCH", 0x00001000)
                     Name (ZUPD, Zero)           // ms added to every power-up (UGIO)
                     Name (ZFLT, Zero)           // fault: 1 stuck on, 2 UPSB's _PS0 powers nothing, 3 RTPC fails
                     Name (ZTRP, Zero)           // TRPE calls (tb_macpm makes none here)
+                    /* the Thunderbolt and the USB rail's pads: the stand-in chip answers by them */
+                    Name (ZRPD, Package (0x02) { 0x02060000, 0x02060001 })
 
                     /* TEST ONLY: the Thunderbolt rail, 1 = on (what the stand-in NHI checks) */
                     Method (ZPWR, 0, NotSerialized)

@@ -22,6 +22,15 @@
  * idle-off share is taken from), and a fault that keeps it from going off
  * (ZPFS: a chip stuck on). More than ZPDX pads:
  * ZPER counts the overflow and the pad reads as Ones.
+ *
+ * TEST ONLY, the pads for the stand-in chip: every write of a pad's DW0
+ * also goes, pad number then value, to the OperationRegion of \_SB.ZGPM,
+ * of the user-defined space 0x9A (0x99 is macsupport_test_gpu's, served
+ * from the root), once a handler for that space is installed (its _REG):
+ * the stand-in NHI's (macsupport_test_nhi, lc_sleep) learns there, in the
+ * AML step that switches a rail, whether the chip it stands in for is
+ * powered, as the real chip is by its pad. Without the handler (any
+ * other boot, the host's acpiexec) nothing is written there.
  */
 DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
 {
@@ -121,7 +130,33 @@ DefinitionBlock ("", "SSDT", 2, "MACSUP", "ZGPIO", 0x00000001)
             }
 
             ZPDW [Local0] = Local2
+            If (\_SB.ZGPM.ZREG)
+            {
+                \_SB.ZGPM.ZMPD = Arg0
+                \_SB.ZGPM.ZMDW = Local2
+            }
+
             Return (Zero)
+        }
+
+        /* TEST ONLY: the pads' mirror for the stand-in chip (see the top) */
+        Device (ZGPM)
+        {
+            Name (ZREG, Zero)                       // a handler for 0x9A is there
+            OperationRegion (ZPMR, 0x9A, Zero, 0x08)
+            Field (ZPMR, DWordAcc, NoLock, Preserve)
+            {
+                ZMPD,   32,                         // the pad written
+                ZMDW,   32                          // its new DW0
+            }
+
+            Method (_REG, 2, NotSerialized)
+            {
+                If ((Arg0 == 0x9A))
+                {
+                    ZREG = Arg1
+                }
+            }
         }
 
         /* the real DSDT's pad methods, on this table */

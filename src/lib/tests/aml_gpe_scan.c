@@ -5,7 +5,8 @@
  *
  *   aml-gpe-scan PATH TABLE.aml...
  *
- * Prints "PATH _Lxx" or "PATH _Exx" per method found in any table, or
+ * Prints "PATH _Lxx" or "PATH _Exx" per method found in any table, with
+ * " pad 0xPPPPPPPP" where the method flips a pad's RX inversion, or
  * "PATH none"; exits 1 if a table could not be walked.
  */
 
@@ -41,8 +42,12 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		for (j = 0; j < r && j < 8; j++)
-			printf("%s _%c%02X\n", argv[1], m[j].level ? 'L' : 'E', m[j].gpe);
+		for (j = 0; j < r && j < 8; j++) {
+			printf("%s _%c%02X", argv[1], m[j].level ? 'L' : 'E', m[j].gpe);
+			if (m[j].pad)
+				printf(" pad 0x%08X", m[j].pad);
+			printf("\n");
+		}
 		total += r;
 	}
 	if (!total)

@@ -103,6 +103,49 @@ static void put_method(struct aml_buf *a, const char *name)
 	put_pkg(a, &op, 1, &in);
 }
 
+/* \_SB_.<name> (pad[, arg]) as AML: the call, a DWord pad, a second argument. */
+static void put_pad_call(struct aml_buf *a, const char *name, u32 pad, int arg)
+{
+	static const u8 sb[] = { 0x5c, 0x2e, '_', 'S', 'B', '_' };
+	const u8 dw[5] = { 0x0c, pad & 0xff, (pad >> 8) & 0xff, (pad >> 16) & 0xff, pad >> 24 };
+
+	put(a, sb, sizeof(sb));
+	put(a, name, 4);
+	put(a, dw, sizeof(dw));
+	if (arg >= 0)
+		put1(a, (u8)arg);	/* Zero or One */
+}
+
+/*
+ * Method (NAME, 0) { If (OSDW ()) { If (\_SB.GGII (@get) == One)
+ * { \_SB.SGII (@set0, Zero) } Else { \_SB.SGII (@set1, One) } } }, as
+ * Apple's Alpine Ridge plug GPE; a pad of 0 leaves that call out.
+ */
+static void put_pad_method(struct aml_buf *a, const char *name, u32 get, u32 set0, u32 set1)
+{
+	struct aml_buf in = { .len = 0 }, osdw = { .len = 0 }, yes = { .len = 0 };
+	struct aml_buf no = { .len = 0 };
+	const u8 method = 0x14, if_op = 0xa0, else_op = 0xa1;
+
+	put1(&yes, 0x93);	/* LEqual */
+	if (get)
+		put_pad_call(&yes, "GGII", get, -1);
+	else
+		put(&yes, "ZRXI", 4);
+	put1(&yes, 0x01);
+	if (set0)
+		put_pad_call(&yes, "SGII", set0, 0);
+	if (set1)
+		put_pad_call(&no, "SGII", set1, 1);
+	put(&osdw, "OSDW", 4);
+	put_pkg(&osdw, &if_op, 1, &yes);
+	put_pkg(&osdw, &else_op, 1, &no);
+	put_name(&in, name);
+	put1(&in, 0x00);	/* MethodFlags */
+	put_pkg(&in, &if_op, 1, &osdw);
+	put_pkg(a, &method, 1, &in);
+}
+
 /* What sits around the GPE scope in the real tables. */
 static void put_clutter(struct aml_buf *a)
 {
@@ -252,6 +295,54 @@ static void test_count_and_room(void **state)
 	assert_int_equal(m[0].gpe, 0x2a);
 	assert_int_equal(aml_find_scope_gpe(a.b, a.len, "\\_SB_.PC04.MCP0.US00.DS18", NULL, 0),
 			 2);
+}
+
+/* Scope (\_SB.PCI0.RP05) { Scope (\_GPE) { <an _L32 flipping pads> } } */
+static int find_pad(u32 get, u32 set0, u32 set1, struct aml_gpe_method *m)
+{
+	struct aml_buf a = { .len = 0 }, rps = { .len = 0 }, g = { .len = 0 };
+
+	put_pad_method(&g, "_L32", get, set0, set1);
+	put_scope(&rps, "\\_GPE", &g);
+	put_clutter(&rps);
+	put_scope(&a, "\\_SB_.PCI0.RP05", &rps);
+	return find(&a, "\\_SB_.PCI0.RP05", m, 4);
+}
+
+/* The pad Alpine Ridge's GPE method flips: read and written, one pad. */
+static void test_plug_pad(void **state)
+{
+	struct aml_gpe_method m[4];
+	(void)state;
+
+	assert_int_equal(find_pad(0x02020012, 0x02020012, 0x02020012, m), 1);
+	assert_int_equal(m[0].gpe, 0x32);
+	assert_int_equal(m[0].pad, 0x02020012);
+	/* another pad written than read, or one of them a second pad: none */
+	assert_int_equal(find_pad(0x02020012, 0x02020013, 0x02020012, m), 1);
+	assert_int_equal(m[0].pad, 0);
+	assert_int_equal(find_pad(0x02020012, 0x02020012, 0x02020013, m), 1);
+	assert_int_equal(m[0].pad, 0);
+	/* read but never written, or written but read from elsewhere: none */
+	assert_int_equal(find_pad(0x01070015, 0, 0, m), 1);
+	assert_int_equal(m[0].pad, 0);
+	assert_int_equal(find_pad(0, 0x01070015, 0x01070015, m), 1);
+	assert_int_equal(m[0].pad, 0);
+	/* one write is enough beside the read */
+	assert_int_equal(find_pad(0x01070015, 0x01070015, 0, m), 1);
+	assert_int_equal(m[0].pad, 0x01070015);
+}
+
+/* Titan Ridge's edge GPE notifies the NHI and flips no pad. */
+static void test_no_pad_in_notify(void **state)
+{
+	struct aml_buf a = { .len = 0 };
+	struct aml_gpe_method m[4];
+	(void)state;
+
+	put_tb3_table(&a, "PEG1", "_E4B");
+	assert_int_equal(find(&a, "\\_SB_.PCI0.PEG1", m, 4), 1);
+	assert_int_equal(m[0].pad, 0);
 }
 
 /* Module-level code it cannot read is stepped over, within If blocks. */
@@ -459,6 +550,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_long_scope_paths),
+		cmocka_unit_test(test_plug_pad),
+		cmocka_unit_test(test_no_pad_in_notify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
