@@ -171,7 +171,7 @@ fw_trace_take tb3-plug-powers-on
 # up with the stand-in's connection manager listening, which finds the
 # router and tunnels it; only then does the host add the tunnel's device
 # below the hotplug port, for pciehp (a cable that went in before it
-# listened: 44-tb-plugged-off.sh)
+# listened: 44-tb-connected.sh, its T4 part)
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
 tb_pin_ports "$nhi"
 echo 500 > /sys/module/tb_macpm/parameters/plug_hold_ms

@@ -75,7 +75,7 @@ fw_trace_take plug-powers-on
 # NHI, the stand-in's connection manager finds it and tunnels it, and only
 # then does the host add the tunnel's device under the downstream port,
 # which pciehp enumerates (a cable that went in before the connection
-# manager listened: 44-tb-plugged-off.sh). QEMU's hot-add needs the ports
+# manager listened: 44-tb-connected.sh, its T4 part). QEMU's hot-add needs the ports
 # kept resumed (tb_pin_ports says why).
 dsb=$(tb_nth "$EXPECT_TB_DSB" 1)
 tb_pin_ports "$nhi"
