@@ -11,7 +11,7 @@
 #   make demo SHELL_GUEST=1   ... and give an interactive guest shell
 #   make bench           benchmarks inside emulated Macs
 #   make style           checkpatch --strict (from Debian's linux-source),
-#                        W=1 and sparse builds (scripts/style)
+#                        W=1 and sparse builds, shell syntax (scripts/style)
 #   make docs            Documentation/design/ through the kernel's kernel-doc
 #   make models          Documentation/admin-guide/models.rst from the model table
 #   make dkms-install    copy the sources to /usr/src and install with DKMS

@@ -2,20 +2,6 @@
 #
 # The first Thunderbolt controller of the profile, idle, is powered down
 # within its delays; a plug (its XRIN GPE, raised for real by the host)
-<<<<<<< HEAD
-# powers it up, a device hot-added under a downstream port is enumerated by
-# pciehp, and once it is gone the controller goes off again. Thunderbolt 3
-# has no XRIN: its power-down through the votes is 42-tb3-power.sh's.
-# Emulated: the controller's power is the rail GPIO that the SSDT's XRPE/TRPE
-# switch (the real tables' Darwin branch; the GPIO a TEST ONLY Name, ZPWR
-# reads it), "plugged" its ZPLG (the plug line XRIL returns), the GPE is one
-# QEMU raises (vmgenid: 0x05, CPU hot-add: 0x02) instead of the real pin's;
-# the stand-in NHI driver behaves as thunderbolt.ko does for runtime PM.
-# QEMU's devices keep their config space when "unpowered": the stand-in
-# checks that no driver callback ran while ZPWR was 0 ("unpowered" must stay
-# 0). At each checkpoint (fw_trace_take) the host replays the firmware calls
-# so far on the Mac's own tables (replay.map: what they must show there).
-=======
 # powers it up, the router behind the cable is found and tunnelled by the
 # stand-in's connection manager, the tunnel's device hot-added under a
 # downstream port is enumerated by pciehp, and once it is gone the
@@ -26,8 +12,9 @@
 # 0x02) instead of the real pin's; the stand-in NHI driver behaves as
 # thunderbolt.ko does for runtime PM. QEMU's devices keep their config space
 # when "unpowered": the stand-in checks that no driver callback ran while
-# ZPWR was 0 ("unpowered" must stay 0).
->>>>>>> wip-plugq2
+# ZPWR was 0 ("unpowered" must stay 0). At each checkpoint (fw_trace_take)
+# the host replays the firmware calls so far on the Mac's own tables
+# (replay.map: what they must show there).
 
 [ "${EXPECT_APPLE:-0}" = 1 ] && [ -n "${EXPECT_TB_NHI:-}" ] || skip_test tb_macpm "no Thunderbolt controller on $PROFILE"
 ! tb_gen3 1 || skip_test tb_macpm "Thunderbolt 3 on $PROFILE (no XRIL, no XRIN): 42-tb3-power.sh"
