@@ -58,7 +58,9 @@
  * state (radeon's, nouveau's: pci_save_state() in their switcheroo OFF)
  * would be overwritten with them. So a PM notifier powers such a dGPU
  * before the sleep and gives it back what its driver's OFF left it
- * (its saved state, D3hot), and after the sleep does what that OFF did
+ * (its saved state, D3hot, and the PCI core's resume fixups: an NVIDIA
+ * dGPU shows its HDMI audio function again only once quirk_nvidia_hda
+ * has run on function 0), and after the sleep does what that OFF did
  * again (state saved, D-states as before) and cuts the power. Any
  * vga_switcheroo request meanwhile ends that: the dGPU is then the
  * driver's again. A dGPU that does not answer once powered is cut again
@@ -66,7 +68,11 @@
  * (vga_switchoff() suspends the driver, then asks the handler to cut: a
  * sleep between the two finds the dGPU still powered, and the cut comes
  * just before it); and a dGPU switched OFF before this driver was first
- * loaded is taken for off from vga_switcheroo's word.
+ * loaded is taken for off from vga_switcheroo's word; a vga_switcheroo
+ * ``ON`` runs no fixup (nouveau's own ON does not either: its runtime
+ * resume sets the bit, its switcheroo ON does not), so an NVIDIA dGPU's
+ * HDMI audio stays hidden after ``OFF`` and ``ON`` until the PCI core
+ * next resumes function 0 (a system sleep).
  *
  * Every dual-GPU Mac's firmware has a link handshake for the operating
  * system in the dGPU's ACPI node: GFX0.PWRD(1) takes the root port's link
@@ -494,8 +500,10 @@ int gmux_power_wait_alive(struct pci_dev *dgpu)
  * D-state they left them in (D3hot; the state saved again, as their OFF
  * left it), so that the PCI core saves and restores live devices, and an
  * ON before the sleep finds what its driver expects (see DOC: dGPU
- * power). A dGPU that does not answer once powered is cut again and left
- * alone.
+ * power). Each function gets the PCI core's resume_early fixups after its
+ * state, as pci_pm_runtime_resume() and pci_pm_resume_noirq() do: function
+ * 0 first, whose NVIDIA quirk (quirk_nvidia_hda) shows function 1 again.
+ * A dGPU that does not answer once powered is cut again and left alone.
  */
 static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
 {
@@ -503,6 +511,7 @@ static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
 	struct pci_dev *dgpu, *f;
 	pci_power_t d;
 	unsigned int fn;
+	bool saved;
 
 	dgpu = gmux_power_dgpu(gmux);
 	if (!dgpu)
@@ -531,11 +540,19 @@ static void gmux_power_sleep_prepare(struct apple_gmux_ng *gmux)
 		/* powered up from scratch: D0, whatever the PCI core noted */
 		f->current_state = PCI_UNKNOWN;
 		pci_set_power_state(f, PCI_D0);
-		if (f->state_saved) {
-			pci_restore_state(f);
-			/* restoring consumed it: saved again, as the OFF left it */
+		saved = f->state_saved;
+		pci_restore_state(f);
+		/*
+		 * What the PCI core runs after it restores a device at every
+		 * resume: an NVIDIA dGPU hides its HDMI audio (function 1)
+		 * once it lost power, until quirk_nvidia_hda sets bit 25 of
+		 * config 0x488 on function 0 again; without it function 1
+		 * reads all-ones and the sleep would save and restore that.
+		 */
+		pci_fixup_device(pci_fixup_resume_early, f);
+		/* restoring consumed it: saved again, as the OFF left it */
+		if (saved)
 			pci_save_state(f);
-		}
 		if (d != PCI_D0 && d != PCI_UNKNOWN)
 			pci_set_power_state(f, PCI_D3hot);
 		pci_dev_put(f);
