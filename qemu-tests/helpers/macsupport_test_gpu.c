@@ -117,7 +117,26 @@
  *
  * - cold: enabled, reads, writes (accesses that met an unpowered dGPU;
  *   they must stay 0 unless a test makes one on purpose), last (the last
- *   such access: "read|write <devfn> <offset>")
+ *   such access: "read|write <devfn> <offset>"), and the nv_hda_* lines
+ *   below
+ *
+ * NVIDIA's HDMI audio (mode=nouveau, with the cold device): an NVIDIA
+ * dGPU that lost power comes back with its audio function hidden, and
+ * shows it again only when bit 25 of config 0x488 of function 0 is set,
+ * which the PCI core's quirk_nvidia_hda (drivers/pci/quirks.c, a HEADER
+ * and RESUME_EARLY fixup of NVIDIA display devices) does at every resume
+ * of function 0, and nouveau's runtime resume once more (0x088488, the
+ * same bit through MMIO). So, after each cut of the simulated dGPU, every
+ * config read of function 1 reads all-ones and every write is dropped
+ * (counted: nv_hda_reads, nv_hda_writes; they must stay 0) until 0x488
+ * of function 0 (served here, not by QEMU) gets bit 25. The quirk's table
+ * entry matches NVIDIA's vendor id, not the stand-in's 1234:1111: a
+ * kprobe on pci_fixup_device() plays it, running it on function 0 of the
+ * dGPU whenever the PCI core runs the HEADER or RESUME_EARLY fixups there
+ * (nv_hda_quirk_runs counts those that showed function 1 again).
+ * - nv_hda_quirk: write 1: run the quirk on function 0 now, as the PCI
+ *   core's next resume of it would (a test's way to look at function 1
+ *   after an ``ON``, which runs no fixup)
  *
  * Never installed by DKMS, never loaded outside QEMU.
  */
@@ -127,6 +146,7 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -189,6 +209,8 @@ struct test_gpu {
 static struct dentry *test_gpu_root;
 static void __iomem *test_sim_st;	/* the simulator's ST_* fields, or NULL */
 static int test_sim_kind = -1;		/* the enum mac_gmux_kind it plays, or -1 */
+static bool test_gpu_amdgpu;	/* mode=amdgpu */
+static bool test_gpu_radeon;	/* mode=radeon */
 
 /* 1 if the simulated gmux has the dGPU powered, 0 if not, -1 unknown */
 static int test_dgpu_powered(void)
@@ -308,6 +330,69 @@ static void test_cold_note(bool write, unsigned int devfn, int where)
 			write ? "dropped" : "all-ones");
 }
 
+/* NVIDIA's HDMI audio hidden after a cut (mode=nouveau; see the top) */
+#define TEST_NV_HDA_REG		0x488
+#define TEST_NV_HDA_ENABLE	BIT(25)
+static DEFINE_SPINLOCK(test_nvhda_lock);
+static bool test_nvhda_on;		/* modelled */
+static bool test_nvhda_kprobe_on;	/* the quirk's stand-in is registered */
+static unsigned int test_nvhda_slot;	/* the dGPU's slot on test_cold_bus */
+static u32 test_nvhda_offs;		/* the simulator's dgpu_offs last seen */
+static bool test_nvhda_hidden;		/* 0x488 bit 25 of function 0 clear */
+static atomic_t test_nvhda_reads = ATOMIC_INIT(0);
+static atomic_t test_nvhda_writes = ATOMIC_INIT(0);
+static atomic_t test_nvhda_quirks = ATOMIC_INIT(0);
+
+/*
+ * A config access the model answers (true), or one for QEMU (false):
+ * function 1 while hidden, 0x488 of function 0. Called with the dGPU
+ * powered. A cut since the last access hides function 1 again.
+ */
+static bool test_nvhda_access(unsigned int devfn, int where, int size, u32 *val, bool write)
+{
+	unsigned long flags;
+	bool hidden, mine = false;
+	int shift;
+	u32 offs;
+
+	if (!test_nvhda_on || PCI_SLOT(devfn) != test_nvhda_slot)
+		return false;
+	spin_lock_irqsave(&test_nvhda_lock, flags);
+	offs = test_dgpu_offs();
+	if (offs != test_nvhda_offs) {
+		test_nvhda_offs = offs;
+		test_nvhda_hidden = true;
+	}
+	hidden = test_nvhda_hidden;
+	if (PCI_FUNC(devfn) == 1 && hidden) {
+		mine = true;
+		if (write)
+			atomic_inc(&test_nvhda_writes);
+		else
+			*val = ~0U;
+	} else if (PCI_FUNC(devfn) == 0 && where >= TEST_NV_HDA_REG &&
+		   where < TEST_NV_HDA_REG + 4) {
+		mine = true;
+		shift = (where - TEST_NV_HDA_REG) * 8;
+		if (!write) {
+			*val = (hidden ? 0 : TEST_NV_HDA_ENABLE) >> shift;
+			if (size < 4)
+				*val &= (1U << (size * 8)) - 1;
+		} else if (shift <= 25 && 25 < shift + size * 8) {
+			test_nvhda_hidden = !(((u64)val[0] << shift) & TEST_NV_HDA_ENABLE);
+		}
+	}
+	spin_unlock_irqrestore(&test_nvhda_lock, flags);
+	if (PCI_FUNC(devfn) == 1 && hidden && !write &&
+	    atomic_inc_return(&test_nvhda_reads) <= TEST_COLD_LOG)
+		pr_info("TEST ONLY: config read of %02x.1 offset %#x while NVIDIA hides it (0x488 bit 25 of %02x.0 not set since the last cut): all-ones\n",
+			PCI_SLOT(devfn), where, PCI_SLOT(devfn));
+	else if (PCI_FUNC(devfn) == 0 && write && hidden && !test_nvhda_hidden)
+		pr_info("TEST ONLY: 0x488 bit 25 of %02x.0 set: its HDMI audio %02x.1 shows again\n",
+			PCI_SLOT(devfn), PCI_SLOT(devfn));
+	return mine;
+}
+
 static int test_cold_read(struct pci_bus *bus, unsigned int devfn, int where, int size,
 			  u32 *val)
 {
@@ -317,6 +402,8 @@ static int test_cold_read(struct pci_bus *bus, unsigned int devfn, int where, in
 	if (test_dgpu_powered() == 0) {
 		test_cold_note(false, devfn, where);
 		*val = ~0U;
+		ret = PCIBIOS_SUCCESSFUL;
+	} else if (test_nvhda_access(devfn, where, size, val, false)) {
 		ret = PCIBIOS_SUCCESSFUL;
 	} else {
 		ret = test_cold_orig->read(bus, devfn, where, size, val);
@@ -333,6 +420,8 @@ static int test_cold_write(struct pci_bus *bus, unsigned int devfn, int where, i
 	atomic_inc(&test_cold_busy);
 	if (test_dgpu_powered() == 0) {
 		test_cold_note(true, devfn, where);
+		ret = PCIBIOS_SUCCESSFUL;
+	} else if (test_nvhda_access(devfn, where, size, &val, true)) {
 		ret = PCIBIOS_SUCCESSFUL;
 	} else {
 		ret = test_cold_orig->write(bus, devfn, where, size, val);
@@ -359,9 +448,77 @@ static int test_cold_show(struct seq_file *s, void *unused)
 	else
 		seq_printf(s, "last: %s %02x.%u %#x\n", last >> 32 ? "write" : "read",
 			   PCI_SLOT(devfn), PCI_FUNC(devfn), (unsigned int)(last & 0xffff));
+	seq_printf(s, "nv_hda: %d\n", test_nvhda_on && test_nvhda_kprobe_on);
+	seq_printf(s, "nv_hda_hidden: %d\n", READ_ONCE(test_nvhda_hidden));
+	seq_printf(s, "nv_hda_reads: %d\n", atomic_read(&test_nvhda_reads));
+	seq_printf(s, "nv_hda_writes: %d\n", atomic_read(&test_nvhda_writes));
+	seq_printf(s, "nv_hda_quirk_runs: %d\n", atomic_read(&test_nvhda_quirks));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(test_cold);
+
+/*
+ * quirk_nvidia_hda() on the dGPU's function 0: bit 25 of 0x488 set if
+ * clear, through the config accessors (dropped while unpowered). Counted
+ * when it showed function 1 again.
+ */
+static void test_nvhda_quirk(struct pci_dev *gpu)
+{
+	u32 val;
+
+	if (pci_read_config_dword(gpu, TEST_NV_HDA_REG, &val) || (val & TEST_NV_HDA_ENABLE))
+		return;
+	pci_write_config_dword(gpu, TEST_NV_HDA_REG, val | TEST_NV_HDA_ENABLE);
+	if (!READ_ONCE(test_nvhda_hidden))
+		atomic_inc(&test_nvhda_quirks);
+}
+
+/* pci_fixup_device(pass, dev): the quirk's table entry, for the stand-in */
+static int test_nvhda_fixup_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	enum pci_fixup_pass pass = regs_get_kernel_argument(regs, 0);
+	struct pci_dev *dev = (struct pci_dev *)regs_get_kernel_argument(regs, 1);
+
+	if ((pass == pci_fixup_header || pass == pci_fixup_resume_early) &&
+	    dev && dev->bus == test_cold_bus &&
+	    dev->devfn == PCI_DEVFN(test_nvhda_slot, 0))
+		test_nvhda_quirk(dev);
+	return 0;
+}
+
+static struct kprobe test_nvhda_kprobe = {
+	.symbol_name	= "pci_fixup_device",
+	.pre_handler	= test_nvhda_fixup_pre,
+};
+
+static ssize_t test_nvhda_quirk_write(struct file *file, const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct pci_dev *gpu;
+	bool run;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &run);
+	if (ret)
+		return ret;
+	if (!test_nvhda_on)
+		return -ENODEV;
+	if (!run)
+		return count;
+	gpu = pci_get_slot(test_cold_bus, PCI_DEVFN(test_nvhda_slot, 0));
+	if (!gpu)
+		return -ENODEV;
+	test_nvhda_quirk(gpu);
+	pci_dev_put(gpu);
+	return count;
+}
+
+static const struct file_operations test_nvhda_quirk_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= test_nvhda_quirk_write,
+	.llseek	= default_llseek,
+};
 
 /*
  * Take over the config accesses of the dGPU's bus: the bus below a root
@@ -377,9 +534,19 @@ static void test_cold_start(void)
 		if (pdev != vga_default_device() && !pci_is_root_bus(pdev->bus)) {
 			test_cold_bus = pdev->bus;
 			get_device(&test_cold_bus->dev);
+			test_nvhda_slot = PCI_SLOT(pdev->devfn);
+			test_nvhda_offs = test_dgpu_offs();
+			/* nouveau: NVIDIA's audio function, hidden after a cut */
+			test_nvhda_on = !test_gpu_amdgpu && !test_gpu_radeon;
+			if (test_nvhda_on) {
+				test_nvhda_kprobe_on = !register_kprobe(&test_nvhda_kprobe);
+				if (!test_nvhda_kprobe_on)
+					pr_warn("TEST ONLY: no kprobe on pci_fixup_device(): nothing plays quirk_nvidia_hda\n");
+			}
 			test_cold_orig = pci_bus_set_ops(test_cold_bus, &test_cold_ops);
-			pr_info("TEST ONLY: bus %04x:%02x reads all-ones while the simulated dGPU is unpowered\n",
-				pci_domain_nr(test_cold_bus), test_cold_bus->number);
+			pr_info("TEST ONLY: bus %04x:%02x reads all-ones while the simulated dGPU is unpowered%s\n",
+				pci_domain_nr(test_cold_bus), test_cold_bus->number,
+				test_nvhda_on ? ", function 1 after a cut until 0x488 bit 25 is set" : "");
 			pci_dev_put(pdev);
 			return;
 		}
@@ -398,6 +565,9 @@ static void test_cold_stop(void)
 {
 	if (!test_cold_bus)
 		return;
+	if (test_nvhda_kprobe_on)
+		unregister_kprobe(&test_nvhda_kprobe);
+	test_nvhda_kprobe_on = false;
 	pci_bus_set_ops(test_cold_bus, test_cold_orig);
 	synchronize_rcu_tasks();
 	while (atomic_read(&test_cold_busy))
@@ -596,8 +766,6 @@ static void test_runpm_stop(struct test_gpu *gpu)
 }
 
 static bool test_gpu_can_switch = true;
-static bool test_gpu_amdgpu;	/* mode=amdgpu */
-static bool test_gpu_radeon;	/* mode=radeon */
 static DEFINE_MUTEX(test_gpu_defer_lock);
 static struct {
 	char name[16];
@@ -998,6 +1166,9 @@ static int __init test_gpu_init(void)
 	debugfs_create_file("cold", 0444, test_gpu_root, NULL, &test_cold_fops);
 	test_sim_map();
 	test_cold_start();
+	if (test_nvhda_on)
+		debugfs_create_file("nv_hda_quirk", 0200, test_gpu_root, NULL,
+				    &test_nvhda_quirk_fops);
 	/* PWRD (dgpu.asl) may run from here on: gmux power changes call it */
 	status = acpi_install_address_space_handler(ACPI_ROOT_OBJECT, TEST_POWER_SPACE,
 						    test_power_space, NULL, NULL);

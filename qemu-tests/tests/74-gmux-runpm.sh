@@ -530,4 +530,62 @@ gpu_modules_out
 if [ -e "$(power_dev)" ] || grep -q "^apple_gmux_ng " /proc/modules; then
 	fail apple_gmux_ng runpm-cleanup "modules still loaded: $(grep -E '^(apple_gmux_ng|macsupport_test_gpu) ' /proc/modules | cut -d ' ' -f 1 | tr '\n' ' ')"
 fi
+
+# NVIDIA's HDMI audio across a sleep with the dGPU switched OFF (nouveau
+# without runpm=1: vga_switcheroo's OFF is what cuts it). An NVIDIA dGPU
+# that lost power hides its audio function (01:00.1 reads all-ones) until
+# the PCI core's quirk_nvidia_hda sets bit 25 of 0x488 on function 0,
+# which it does at every resume of function 0. The gmux powers the dGPU
+# for the sleep and restores its functions itself: it must run that
+# fixup too, or the PCI core saves and restores an all-ones audio
+# function. TEST ONLY: the fake GPU driver hides function 1 after each
+# cut and plays the quirk (a kprobe on pci_fixup_device(): the real
+# table entry matches NVIDIA's vendor id, not QEMU's); after the sleep
+# and ON (which runs no fixup, as nouveau's ON does not) the test runs
+# the quirk by hand (nv_hda_quirk, as the next resume of function 0
+# would) to read the audio function's registers back.
+if [ -n "$A" ] && [ -e "/sys/bus/pci/devices/$A" ]; then
+	modprobe macsupport_test_gpe_wire gpe="$EXPECT_GMUX_GPE"
+	gmux_load
+	dmesg_mark nv-hda
+	modprobe macsupport_test_gpu
+	acfg()
+	{
+		_f=/sys/bus/pci/devices/$A/config
+		echo "cmd $(od -An -tx2 -j4 -N2 "$_f" | tr -d ' ') bar0 $(od -An -tx4 -j16 -N4 "$_f" | tr -d ' ') irq $(od -An -tx1 -j60 -N1 "$_f" | tr -d ' ')"
+	}
+	nv() { echo "hidden $(cold_of nv_hda_hidden) reads $(cold_of nv_hda_reads) writes $(cold_of nv_hda_writes) quirk runs $(cold_of nv_hda_quirk_runs)"; }
+	if wait_until 10 sh -c "[ -e '$TEST_GPU/$D/state' ] && grep -q ':DIS:' '$VGASR'" > /dev/null &&
+	   [ "$(cold_of nv_hda)" = 1 ]; then
+		base=$(acfg)
+		echo OFF > "$VGASR"
+		pc0=$(gmux_sw power_changes) c0=$(cold_accesses) offs0=$(gmux-simctl get dgpu_offs)
+		r0=$(cold_of nv_hda_reads) w0=$(cold_of nv_hda_writes) q0=$(cold_of nv_hda_quirk_runs)
+		slept=
+		if dgpu_is 0; then
+			echo 1 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+			echo platform > /sys/power/pm_test
+			if echo mem > /sys/power/state 2>/tmp/err || echo freeze > /sys/power/state 2>>/tmp/err; then
+				slept=1
+			fi
+			echo none > /sys/power/pm_test
+		fi
+		during="power changes $pc0 -> $(gmux_sw power_changes), cuts $offs0 -> $(gmux-simctl get dgpu_offs), $(nv)"
+		r1=$(cold_of nv_hda_reads) w1=$(cold_of nv_hda_writes) q1=$(cold_of nv_hda_quirk_runs) c1=$(cold_accesses)
+		off_after=$(gmux-simctl get dgpu_on)
+		echo ON > "$VGASR"
+		echo 1 > "$TEST_GPU/nv_hda_quirk"
+		after=$(acfg)
+		if [ -n "$slept" ] && [ "$off_after" = 0 ] && [ "$(gmux_sw power_changes)" = $((pc0 + 3)) ] &&
+		   [ "$r1" = "$r0" ] && [ "$w1" = "$w0" ] && [ "$q1" -gt "$q0" ] && [ "$c1" = "$c0" ] &&
+		   [ "$after" = "$base" ] && case "$after" in *ffff*) false ;; *) true ;; esac; then
+			pass apple_gmux_ng runpm-nvidia-hda-across-sleep "switched OFF, pm_test=platform sleep: the gmux powered the dGPU and ran fn0's resume fixups before the PCI core met the audio function (quirk runs $q0 -> $q1, reads of the hidden function $r0 -> $r1, writes $w0 -> $w1); after ON, fn1 '$after' as before the OFF (emulated: the chip hiding fn1, the quirk's table entry; real: the PCI core's save/restore and fixup calls, apple_gmux_ng)"
+		else
+			fail apple_gmux_ng runpm-nvidia-hda-across-sleep "slept '$slept' ($(cat /tmp/err 2>/dev/null)), dGPU after $off_after; $during; cold accesses $c0 -> $c1; fn1 before OFF '$base', after ON '$after'; log: $(dmesg_since nv-hda | grep -E 'hides it|Unable to change|shows again' | head -n 3 | tr '\n' ' ')"
+		fi
+	else
+		fail apple_gmux_ng runpm-nvidia-hda-across-sleep "setup: nouveau mode without runpm not a client, or no NVIDIA audio model (cold: $(tr '\n' ' ' < "$TEST_GPU/cold" 2>&1))"
+	fi
+	gpu_modules_out
+fi
 exit 0
