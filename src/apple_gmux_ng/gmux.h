@@ -37,8 +37,14 @@
  */
 #define GMUX_POWER_TIMEOUT_MS		500
 
-/* How long a dGPU may take to answer config reads after its power-on */
+/*
+ * How long a dGPU may take to answer config reads after its power-on, by
+ * default (parameter dgpu_alive_ms): counted once the firmware's PWRD(0)
+ * has returned, which waits for the link to train itself; 1 s is the
+ * PCIe figure the PCI core cites (pci_bridge_wait_for_secondary_bus()).
+ */
 #define GMUX_DGPU_ALIVE_MS		1000
+#define GMUX_DGPU_ALIVE_MAX_MS		60000	/* the PCI core's PCIE_RESET_READY_POLL_MS */
 
 /**
  * struct gmux_window - where and how the driver reaches the gmux
@@ -350,6 +356,7 @@ int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
 void gmux_power_resume(struct apple_gmux_ng *gmux);
 int gmux_power_register(struct apple_gmux_ng *gmux);
 int gmux_power_wait_alive(struct pci_dev *dgpu);
+unsigned int gmux_power_alive_ms(void);
 void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
 void gmux_power_irq(struct apple_gmux_ng *gmux);
 void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);

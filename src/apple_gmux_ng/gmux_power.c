@@ -112,6 +112,11 @@
 /* after a power-on: how often the dGPU is asked whether it answers */
 #define GMUX_DGPU_ALIVE_POLL_MS	5
 
+static unsigned int dgpu_alive_ms = GMUX_DGPU_ALIVE_MS;
+module_param(dgpu_alive_ms, uint, 0644);
+MODULE_PARM_DESC(dgpu_alive_ms,
+		 "How long a powered dGPU may take to answer config reads before its resume fails, in ms, after the firmware's PWRD(0) trained the link (default 1000, at most 60000)");
+
 static const char *const gmux_power_user_names[] = {
 	[GMUX_POWER_NOBODY]	= "none",
 	[GMUX_POWER_SWITCHEROO]	= "vga_switcheroo",
@@ -473,15 +478,25 @@ void gmux_power_resume(struct apple_gmux_ng *gmux)
 }
 
 /**
+ * gmux_power_alive_ms() - how long a powered dGPU may take to answer
+ *
+ * Return: the parameter dgpu_alive_ms, at most GMUX_DGPU_ALIVE_MAX_MS.
+ */
+unsigned int gmux_power_alive_ms(void)
+{
+	return min_t(unsigned int, READ_ONCE(dgpu_alive_ms), GMUX_DGPU_ALIVE_MAX_MS);
+}
+
+/**
  * gmux_power_wait_alive() - wait (bounded) until a powered dGPU answers
  * @dgpu: the discrete GPU (function 0)
  *
  * Return: 0 once it answers config reads, -ENODEV if it does not within
- * GMUX_DGPU_ALIVE_MS.
+ * gmux_power_alive_ms().
  */
 int gmux_power_wait_alive(struct pci_dev *dgpu)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(GMUX_DGPU_ALIVE_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(gmux_power_alive_ms());
 
 	for (;;) {
 		bool late = time_after(jiffies, end);

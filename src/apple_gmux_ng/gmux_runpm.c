@@ -32,7 +32,7 @@
  *   cuts the GPU's power through DISCRETE_POWER, if the panel is on the
  *   integrated GPU;
  * - before the GPU's driver runtime-resumes the GPU, the PM core resumes
- *   the switch: the driver powers the GPU, waits (bounded, 1 s) until it
+ *   the switch: the driver powers the GPU, waits (dgpu_alive_ms) until it
  *   answers config reads, and the PCI core then restores its state. A GPU
  *   that does not come back is reported and its resume fails, instead of
  *   being handed to its driver dead; the runtime-PM error this leaves on
@@ -275,8 +275,8 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 
 		pci_read_config_dword(rp->dgpu, PCI_VENDOR_ID, &id);
 		rp->dead++;
-		dev_err(dev, "the dGPU %s does not answer %d ms after power-on (reads 0x%08x); not resuming it\n",
-			pci_name(rp->dgpu), GMUX_DGPU_ALIVE_MS, id);
+		dev_err(dev, "the dGPU %s does not answer %u ms after power-on (reads 0x%08x); not resuming it\n",
+			pci_name(rp->dgpu), gmux_power_alive_ms(), id);
 		/* off again: the next resume tries a whole power cycle */
 		gmux_power_set(gmux, false, GMUX_POWER_RUNTIME_PM);
 		return -ENODEV;
