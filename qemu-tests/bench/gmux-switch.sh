@@ -13,6 +13,11 @@
 #   power goes; the same share in an idle window of IDLE_OTHER_S seconds
 #   under the fake amdgpu (BACO: kept powered by design) and the fake
 #   radeon (no runtime PM: powered; after vga_switcheroo OFF: cut);
+# - with an external display on the dGPU (the fake driver's display file),
+#   then after it is unplugged, in windows of IDLE_OTHER_S seconds: the
+#   share of samples the dGPU is powered and the share its driver has it
+#   runtime-suspended, under nouveau runpm=1 (plugged and lit: held) and
+#   amdgpu (plugged: no BACO; the power is never cut under amdgpu);
 # - power-on to driver-resumed (a runtime resume of the cut dGPU),
 #   split into the firmware's link handshake (PWRD(0)), the wait for the
 #   gmux's completion, the rest of the power change, and the PCI core's
@@ -38,6 +43,20 @@ powered_share()
 		sleep 0.2
 	done
 	echo "samples=$_n powered_samples=$_on powered_share=$(awk -v a=$_on -v n=$_n 'BEGIN { printf "%.4f", a / n }')"
+}
+# display_share SECONDS: as powered_share, and the share of the samples
+# with the dGPU runtime-suspended by its driver (amdgpu: in BACO)
+display_share()
+{
+	_on=0 _sus=0 _n=0 _end=$(( $(uptime_cs) + $1 * 100 ))
+	while [ "$(uptime_cs)" -lt "$_end" ]; do
+		[ "$(gmux-simctl get dgpu_on)" = 1 ] && _on=$((_on + 1))
+		grep -q '^status: suspended' "$TEST_GPU/$D/runpm" && _sus=$((_sus + 1))
+		_n=$((_n + 1))
+		sleep 0.2
+	done
+	echo "samples=$_n powered_share=$(awk -v a=$_on -v n=$_n 'BEGIN { printf "%.4f", a / n }')" \
+		"suspended_share=$(awk -v a=$_sus -v n=$_n 'BEGIN { printf "%.4f", a / n }')"
 }
 # median of the arguments
 median() { echo "$@" | tr ' ' '\n' | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
@@ -101,6 +120,16 @@ done
 # shellcheck disable=SC2086
 mw=$(median $wall) ml=$(median $link) mg=$(median $wait) mp=$(median $power)
 echo "bench apple_gmux_ng $EXPECT_GMUX_KIND power-on-to-resumed samples=$(echo $wall | wc -w) median_us=$mw link_handshake_us=$ml gmux_wait_us=$mg power_change_rest_us=$((mp - ml - mg)) pci_and_driver_us=$((mw - mp))" > "$RESULTS"
+
+# An external display on the dGPU (the fake driver's display file): plugged
+# and lit, nouveau holds the dGPU (a reference per lit CRTC); unplugged (the
+# CRTC off), it is cut again. The shares over IDLE_OTHER_S seconds each.
+wait_until 10 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null
+echo connect > "$TEST_GPU/$D/display"
+echo light > "$TEST_GPU/$D/display"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND display driver=nouveau-runpm external=connected-lit seconds=$IDLE_OTHER_S $(display_share "$IDLE_OTHER_S")" > "$RESULTS"
+echo disconnect > "$TEST_GPU/$D/display"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND display driver=nouveau-runpm external=unplugged seconds=$IDLE_OTHER_S $(display_share "$IDLE_OTHER_S")" > "$RESULTS"
 gpu_modules_out
 
 # The fake amdgpu: BACO runtime PM, never cut (its resume needs power).
@@ -109,6 +138,11 @@ gmux_load
 modprobe macsupport_test_gpu mode=amdgpu autosuspend_ms=$DELAY_MS
 wait_until 10 sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm' 2>/dev/null)\" = suspended ]" > /dev/null
 echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-window driver=amdgpu-baco seconds=$IDLE_OTHER_S $(powered_share "$IDLE_OTHER_S")" > "$RESULTS"
+# a display connected (not lit): amdgpu refuses to suspend, no BACO; unplugged, BACO
+echo connect > "$TEST_GPU/$D/display"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND display driver=amdgpu-baco external=connected seconds=$IDLE_OTHER_S $(display_share "$IDLE_OTHER_S")" > "$RESULTS"
+echo disconnect > "$TEST_GPU/$D/display"
+echo "bench apple_gmux_ng $EXPECT_GMUX_KIND display driver=amdgpu-baco external=unplugged seconds=$IDLE_OTHER_S $(display_share "$IDLE_OTHER_S")" > "$RESULTS"
 gpu_modules_out
 
 # The fake radeon: no runtime PM (powered), then vga_switcheroo OFF.

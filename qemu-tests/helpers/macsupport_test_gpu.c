@@ -58,6 +58,14 @@
  * also clears it.
  * - <pci name>/hold: write 1 to take a runtime-PM reference (the device and
  *   what it depends on resume), 0 to drop it
+ * - <pci name>/display (the dGPU, with runtime PM): write connect,
+ *   disconnect, light, dark or detect: an external display plugged or
+ *   unplugged, a CRTC lit on it or turned off, a connector probe, each
+ *   through an ioctl that resumes the GPU (see test_display_write()); read:
+ *   connected, crtc_lit, detects, detect_wakes (probes that found the GPU
+ *   suspended), display_busy (amdgpu's suspends refused for the display).
+ *   nouveau holds a reference while a CRTC is lit, amdgpu refuses to
+ *   suspend while a display is connected or lit
  * - <pci name>/thunderbolt: write 1 to mark the device Thunderbolt-attached
  *   (pdev->is_thunderbolt), 0 to clear it: QEMU cannot present the Intel
  *   Thunderbolt capability from which the PCI core sets it, so this is how
@@ -70,11 +78,20 @@
  * without driver power control (no PX), uses runtime PM whatever runpm
  * says, and its runtime resume fails (-EIO, counted as "baco_failures")
  * when the chip lost power while suspended (the simulator's dgpu_offs
- * moved). The real resume sends the BACO exit to the SMU first, ignores
- * its result and re-POSTs; that a cold chip does not come back from that
- * ("No response from SMU") is what MacBookPro15,x/16,1 owners report, not
- * something the 6.1 source shows. Not modelled: amdgpu's missing probe
- * deferral and its "connected is busy" idle check.
+ * moved) or has none. The real resume sends the BACO exit to the SMU
+ * first, ignores its result and re-POSTs; that a cold chip does not come
+ * back from that ("No response from SMU") is what MacBookPro15,x/16,1
+ * owners report, not something the 6.1 source shows. Its set_gpu_state()
+ * does to the PCI device what amdgpu_switcheroo_set_state() does (OFF:
+ * state saved, D3hot; ON: D0, state restored; "unpowered" counts a call
+ * that found the chip without power); after an OFF its runtime PM goes
+ * on, as amdgpu's does, and each runtime suspend enters BACO
+ * ("baco_enters"), which a chip without power does not answer
+ * ("baco_enter_cold", logged; the suspend succeeds all the same, as
+ * amdgpu ignores baco_enter's result). Its runtime suspend says -EBUSY
+ * while the display file has a display connected or a CRTC lit
+ * ("display_busy"), as amdgpu_runtime_idle_check_display() does. Not
+ * modelled: amdgpu's missing probe deferral.
  *
  * The firmware's link handshake (the profiles' dgpu.asl, GFX0.PWRD):
  * this module serves ACPI's OEM address space 0x99 (one byte: 1 while the
@@ -196,6 +213,15 @@ struct test_gpu {
 	unsigned int link_down;
 	u32 offs_at_suspend;	/* the simulator's dgpu_offs when BACO was entered */
 	bool baco;
+	bool switched_off;	/* amdgpu: vga_switcheroo's OFF (DRM_SWITCH_POWER_OFF) */
+	unsigned int baco_enters;
+	unsigned int baco_enter_cold;	/* BACO enters that met a chip without power */
+	/* the dGPU's display (see test_display_write()) */
+	bool connected;		/* an external display on the connector */
+	bool crtc_lit;		/* a CRTC active, driving it */
+	unsigned int detects;	/* connector probes from user space */
+	unsigned int detect_wakes;	/* of those, how many found the GPU suspended */
+	unsigned int display_busy;	/* amdgpu: suspends refused for the display */
 	bool client;		/* registered with vga_switcheroo as a GPU */
 	bool audio_client;	/* registered with vga_switcheroo as audio */
 	bool keep_power;	/* hda_intel's bus.keep_power: idle refused */
@@ -620,11 +646,37 @@ static void test_count(struct test_gpu *gpu, bool resume)
 	}
 }
 
+/* amdgpu_runtime_idle_check_display(): busy while connected or lit */
+static bool test_display_busy(struct test_gpu *gpu)
+{
+	return test_gpu_amdgpu && (READ_ONCE(gpu->connected) || READ_ONCE(gpu->crtc_lit));
+}
+
 static int test_gpu_runtime_suspend(struct device *dev)
 {
 	struct test_gpu *gpu = dev_get_drvdata(dev);
 
+	/* amdgpu_pmops_runtime_suspend() checks the display first */
+	if (gpu->baco && test_display_busy(gpu)) {
+		gpu->display_busy++;
+		return -EBUSY;
+	}
 	test_count(gpu, false);
+	if (gpu->baco) {
+		/*
+		 * amdgpu_device_prepare()/_suspend() return at once after a
+		 * vga_switcheroo OFF (switch_power_state OFF), but
+		 * amdgpu_device_baco_enter() is called all the same: an SMU
+		 * message, which a chip without power does not answer (its
+		 * result is ignored: the suspend succeeds).
+		 */
+		gpu->baco_enters++;
+		if (test_dgpu_powered() == 0) {
+			gpu->baco_enter_cold++;
+			dev_err(dev, "TEST ONLY: BACO enter on a chip without power%s: No response from SMU\n",
+				gpu->switched_off ? " (after vga_switcheroo OFF)" : "");
+		}
+	}
 	/* amdgpu_device_baco_enter(): the chip keeps its state, powered */
 	gpu->offs_at_suspend = test_dgpu_offs();
 	return 0;
@@ -636,7 +688,7 @@ static int test_gpu_runtime_resume(struct device *dev)
 
 	test_count(gpu, true);
 	/* amdgpu_device_baco_exit() talks to an SMU that must have kept power */
-	if (gpu->baco && test_dgpu_offs() != gpu->offs_at_suspend) {
+	if (gpu->baco && (test_dgpu_offs() != gpu->offs_at_suspend || test_dgpu_powered() == 0)) {
 		gpu->baco_failures++;
 		dev_err(dev, "TEST ONLY: BACO exit on a chip that lost power while suspended: No response from SMU\n");
 		return -EIO;
@@ -651,6 +703,10 @@ static int test_gpu_runtime_idle(struct device *dev)
 	/* azx_runtime_idle(): needs_eld_notify_link() while keep_power */
 	if (READ_ONCE(gpu->keep_power))
 		return -EBUSY;
+	/*
+	 * amdgpu_pmops_runtime_idle() asks for the autosuspend whatever its
+	 * display check says; the suspend checks again
+	 */
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_autosuspend(dev);
 	return -EBUSY;
@@ -676,6 +732,8 @@ static int test_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "keep_power: %d\n", READ_ONCE(gpu->keep_power));
 	seq_printf(s, "audio_client: %d\n", gpu->audio_client);
 	seq_printf(s, "baco_failures: %u\n", gpu->baco_failures);
+	seq_printf(s, "baco_enters: %u\n", gpu->baco_enters);
+	seq_printf(s, "baco_enter_cold: %u\n", gpu->baco_enter_cold);
 	seq_printf(s, "dgpu_powered_now: %d\n", test_dgpu_powered());
 	return 0;
 }
@@ -734,6 +792,101 @@ static const struct file_operations test_hold_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * The dGPU's display, as a compositor and the real drivers meet it. Every
+ * command is what user space does through DRM ioctls, each of which
+ * nouveau_drm_ioctl() and amdgpu_drm_ioctl() wrap in pm_runtime_get_sync()
+ * and pm_runtime_put_autosuspend(), so each resumes a suspended GPU:
+ * - detect: a connector probe (GETCONNECTOR; nouveau_connector_detect()
+ *   from user space resumes the GPU too)
+ * - connect: a display plugged in, then the probe its hotplug event brings
+ * - light: a CRTC lit on it (an atomic commit): nouveau then holds one
+ *   runtime-PM reference per active CRTC (nv50_disp_atomic_commit_tail());
+ *   amdgpu holds none, but its runtime idle and suspend say -EBUSY while
+ *   a connector is connected or a CRTC active
+ *   (amdgpu_runtime_idle_check_display())
+ * - dark: the CRTC off again
+ * - disconnect: unplugged; the compositor turns its CRTC off and probes
+ * Not modelled: the hotplug interrupt (a GPU without power sees none; the
+ * gmux's is apple_gmux_ng's), output polling, EDID, the panel's CRTC.
+ */
+static ssize_t test_display_write(struct file *file, const char __user *ubuf, size_t count,
+				  loff_t *ppos)
+{
+	struct test_gpu *gpu = ((struct seq_file *)file->private_data)->private;
+	struct device *dev = &gpu->pdev->dev;
+	bool probe, light, dark, woke;
+	char cmd[16];
+	int ret;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	strim(cmd);
+	probe = !strcmp(cmd, "detect") || !strcmp(cmd, "connect") || !strcmp(cmd, "disconnect");
+	light = !strcmp(cmd, "light");
+	dark = !strcmp(cmd, "dark") || !strcmp(cmd, "disconnect");
+	if (!probe && !light && !dark)
+		return -EINVAL;
+	if (!strcmp(cmd, "connect"))
+		WRITE_ONCE(gpu->connected, true);
+	else if (!strcmp(cmd, "disconnect"))
+		WRITE_ONCE(gpu->connected, false);
+	/* the ioctl */
+	woke = pm_runtime_suspended(dev);
+	ret = pm_runtime_get_sync(dev);
+	if (ret < 0) {
+		pm_runtime_put_noidle(dev);
+		return ret;
+	}
+	if (probe) {
+		gpu->detects++;
+		if (woke)
+			gpu->detect_wakes++;
+	}
+	if (light && !gpu->crtc_lit) {
+		WRITE_ONCE(gpu->crtc_lit, true);
+		if (!test_gpu_amdgpu)
+			pm_runtime_get_noresume(dev);
+	}
+	if (dark && gpu->crtc_lit) {
+		WRITE_ONCE(gpu->crtc_lit, false);
+		if (!test_gpu_amdgpu)
+			pm_runtime_put_noidle(dev);
+	}
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+	return count;
+}
+
+static int test_display_show(struct seq_file *s, void *unused)
+{
+	struct test_gpu *gpu = s->private;
+
+	seq_printf(s, "connected: %d\n", READ_ONCE(gpu->connected));
+	seq_printf(s, "crtc_lit: %d\n", READ_ONCE(gpu->crtc_lit));
+	seq_printf(s, "detects: %u\n", gpu->detects);
+	seq_printf(s, "detect_wakes: %u\n", gpu->detect_wakes);
+	seq_printf(s, "display_busy: %u\n", gpu->display_busy);
+	return 0;
+}
+
+static int test_display_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, test_display_show, inode->i_private);
+}
+
+static const struct file_operations test_display_fops = {
+	.owner		= THIS_MODULE,
+	.open		= test_display_open,
+	.read		= seq_read,
+	.write		= test_display_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /* Runtime PM as nouveau (runpm=1) and snd_hda_intel set it up. */
 static void test_runpm_start(struct test_gpu *gpu)
 {
@@ -758,6 +911,9 @@ static void test_runpm_stop(struct test_gpu *gpu)
 	if (!gpu->runpm)
 		return;
 	if (gpu->held)
+		pm_runtime_put_noidle(dev);
+	/* nouveau's reference of a lit CRTC */
+	if (gpu->crtc_lit && !test_gpu_amdgpu)
 		pm_runtime_put_noidle(dev);
 	/* back to what the PCI core expects of an unbound device */
 	pm_runtime_get_sync(dev);
@@ -809,16 +965,22 @@ static void test_gpu_set_state(struct pci_dev *pdev, enum vga_switcheroo_state s
 	gpu->state = state;
 	gpu->state_calls++;
 	dev_info(&pdev->dev, "TEST ONLY: set_gpu_state %s\n", on ? "on" : "off");
-	if (!test_gpu_radeon || pdev == vga_default_device())
+	if (!(test_gpu_radeon || test_gpu_amdgpu) || pdev == vga_default_device())
 		return;
-	/* radeon_suspend_kms() and radeon_resume_kms() run on a powered chip */
+	/*
+	 * radeon_suspend_kms() and radeon_resume_kms(), amdgpu's
+	 * amdgpu_device_suspend() and amdgpu_device_resume() (from
+	 * amdgpu_switcheroo_set_state()) run on a powered chip
+	 */
+	if (test_gpu_amdgpu)
+		gpu->switched_off = !on;
 	if (test_dgpu_powered() == 0) {
 		gpu->unpowered++;
 		dev_err(&pdev->dev, "TEST ONLY: set_gpu_state %s while the dGPU is unpowered\n",
 			on ? "on" : "off");
 	}
 	if (on) {
-		/* radeon_resume_kms() restores what its OFF saved: it must be there */
+		/* radeon's and amdgpu's ON restore what their OFF saved: it must be there */
 		if (!pdev->state_saved) {
 			gpu->state_lost++;
 			dev_err(&pdev->dev, "TEST ONLY: set_gpu_state on: the state saved at OFF is gone\n");
@@ -963,8 +1125,10 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	gpu->dir = debugfs_create_dir(pci_name(pdev), test_gpu_root);
 	debugfs_create_file("state", 0444, gpu->dir, gpu, &test_gpu_state_fops);
 	debugfs_create_file("ddc", 0600, gpu->dir, gpu, &test_gpu_ddc_fops);
-	if (dgpu_runpm)
+	if (dgpu_runpm) {
 		test_runpm_start(gpu);
+		debugfs_create_file("display", 0600, gpu->dir, gpu, &test_display_fops);
+	}
 	dev_info(&pdev->dev, "TEST ONLY: fake GPU bound, %s%s\n",
 		 gpu->client ? "vga_switcheroo client registered" :
 		 "no vga_switcheroo client (amdgpu: the kernel's apple_gmux_detect() finds no gmux)",

@@ -9,7 +9,15 @@
 #   chip that claims BACO by default, and its runtime resume sends a BACO
 #   exit to the chip first, which a chip whose power the gmux cut does not
 #   answer ("No response from SMU": the dGPU is dead until reboot). The
-#   gmux must leave such a dGPU powered and say why.
+#   gmux must leave such a dGPU powered and say why, also when
+#   vga_switcheroo switches it OFF (by hand, and by itself on every
+#   DIS->IGD switch: amdgpu has no driver power control): amdgpu's runtime
+#   PM goes on after that OFF, and its next suspend sends a BACO enter.
+#   While a display is connected amdgpu refuses to runtime-suspend
+#   (amdgpu_runtime_idle_check_display): no BACO then, BACO once unplugged.
+# - nouveau (runpm=1) with an external display: a probe from user space
+#   resumes (powers) the GPU, a lit CRTC holds it powered, unplugged (the
+#   CRTC off) it is cut within the autosuspend delay.
 # - radeon (MacBookPro8,2/8,3, 11,5): no runtime PM on a Mac (it needs
 #   ATPX), so the dGPU is never cut by runtime PM, and the reason says so.
 #   vga_switcheroo's OFF is the one way to cut it: the driver suspends
@@ -32,8 +40,11 @@
 # simulator window. Emulated: the GPU (QEMU's secondary-vga, cold while
 # unpowered) and its driver (macsupport_test_gpu mode=amdgpu: the driver's
 # name, BACO runtime PM, a resume that fails if the power was cut while
-# suspended; not its missing probe deferral or its "connected is busy"
-# idle check; mode=radeon: the driver's name, no runtime PM, radeon's
+# suspended, a BACO enter counted when the chip has no power, amdgpu's
+# switcheroo OFF/ON as PCI steps, "connected is busy"; not its missing
+# probe deferral; the external display: the fake driver's display file,
+# ioctls that resume the GPU and nouveau's reference per lit CRTC, no
+# hotplug interrupt, no EDID; mode=radeon: the driver's name, no runtime PM, radeon's
 # config-space steps in set_gpu_state, its HDMI audio as hda_intel's audio
 # client; amdgpu's and the audio's client only where the kernel's
 # apple_gmux_detect() finds the gmux: not a T2 one on 6.1), the gmux's GPE
@@ -112,12 +123,143 @@ if wait_until 10 sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm')\" =
 else
 	fail apple_gmux_ng runpm-amdgpu-baco-kept-powered "the dGPU never runtime-suspended: $(state)"
 fi
+
+# D1: vga_switcheroo's OFF under amdgpu, by hand and as the power stage of
+# a DIS->IGD switch. The driver's OFF (amdgpu_switcheroo_set_state) puts
+# the chip in D3hot; its runtime PM goes on, and the next runtime suspend
+# sends a BACO enter, the next resume a BACO exit, through the chip. The
+# gmux must refuse the cut: the chip keeps power, no BACO meets it cold.
+gst() { sed -n "s/^$1: //p" "$TEST_GPU/$D/state" 2>/dev/null; }
+stay_on() { cat "$(gmux_pnp)/dgpu_power/stay_on_reason" 2>/dev/null; }
+disp() { sed -n "s/^$1: //p" "$TEST_GPU/$D/display" 2>/dev/null; }
+suspended_within() { wait_until "$1" sh -c "[ \"\$(sed -n 's/^status: //p' '$TEST_GPU/$D/runpm')\" = suspended ]"; }
+astate()
+{
+	echo "sim dgpu_on $(gmux-simctl get dgpu_on) offs $(gmux-simctl get dgpu_offs)," \
+		"dGPU $(runpm_of "$D" status) gpu_state $(gst gpu_state) unpowered $(gst unpowered)/$(runpm_of "$D" unpowered)," \
+		"BACO enters $(runpm_of "$D" baco_enters) cold $(runpm_of "$D" baco_enter_cold) exit failures $(runpm_of "$D" baco_failures)," \
+		"OFF refused $(gmux_sw switcheroo_off_refused), record $(gmux_sw dgpu_power), stay_on '$(stay_on)'"
+}
+# baco_cycle: the driver lets the GPU go (BACO enter), then takes it again
+# (BACO exit); prints "suspended resumed" or what it got
+baco_cycle()
+{
+	echo 0 > "$TEST_GPU/$D/hold"
+	if suspended_within 5 > /dev/null; then _s=suspended; else _s=active; fi
+	if echo 1 > "$TEST_GPU/$D/hold" 2>/dev/null; then _r=resumed; else _r=resume-failed; fi
+	echo "$_s $_r"
+}
+if [ "$(gst switcheroo_client)" = 1 ]; then
+	offs0=$(gmux-simctl get dgpu_offs) ref0=$(gmux_sw switcheroo_off_refused)
+	dmesg_mark amdgpu-off
+	echo 1 > "$TEST_GPU/$D/hold"
+	echo OFF > "$VGASR"
+	off_st=$(gst gpu_state) on_after=$(gmux-simctl get dgpu_on) reason=$(stay_on)
+	cyc=$(baco_cycle)
+	echo 0 > "$TEST_GPU/$D/hold"
+	echo ON > "$VGASR"
+	if [ "$off_st" = off ] && [ "$on_after" = 1 ] && [ "$cyc" = "suspended resumed" ] &&
+	   [ "$(gmux-simctl get dgpu_offs)" = "$offs0" ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] &&
+	   [ "$(gmux_sw switcheroo_off_refused)" = $((ref0 + 1)) ] && [ "$(rp switcheroo_off_refused)" = $((ref0 + 1)) ] &&
+	   [ "$(runpm_of "$D" baco_enter_cold)" = 0 ] && [ "$(runpm_of "$D" baco_failures)" = 0 ] &&
+	   [ "$(gst unpowered)" = 0 ] && [ "$(gst gpu_state)" = on ] &&
+	   case "$reason" in amdgpu:*BACO*) true ;; *) false ;; esac &&
+	   dmesg_since amdgpu-off | grep -q 'OFF of the dGPU .* refused'; then
+		pass apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "OFF: the driver's OFF ran (D3hot), the gmux refused the cut (chip powered, cuts $offs0 -> $(gmux-simctl get dgpu_offs)); then BACO enter and exit on a powered chip ($cyc); ON resumed it; stay_on_reason '$reason'"
+	else
+		fail apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "after OFF: gpu_state '$off_st', dgpu_on $on_after, BACO cycle '$cyc'; $(astate)"
+	fi
+	# DIS->IGD: vga_switchto_stage2 switches the old GPU OFF by itself
+	offs0=$(gmux-simctl get dgpu_offs) ref0=$(gmux_sw switcheroo_off_refused)
+	echo 1 > "$TEST_GPU/$D/hold"
+	echo DIS > "$VGASR"
+	on_dis=$(gmux_sw display)
+	echo IGD > "$VGASR"
+	off_st=$(gst gpu_state) on_after=$(gmux-simctl get dgpu_on)
+	cyc=$(baco_cycle)
+	echo 0 > "$TEST_GPU/$D/hold"
+	if [ "$on_dis" = DIS ] && [ "$(gmux_sw display)" = IGD ] && [ "$off_st" = off ] && [ "$on_after" = 1 ] &&
+	   [ "$cyc" = "suspended resumed" ] && [ "$(gmux-simctl get dgpu_offs)" = "$offs0" ] &&
+	   [ "$(gmux_sw switcheroo_off_refused)" = $((ref0 + 1)) ] &&
+	   [ "$(runpm_of "$D" baco_enter_cold)" = 0 ] && [ "$(runpm_of "$D" baco_failures)" = 0 ] &&
+	   [ "$(gst unpowered)" = 0 ]; then
+		pass apple_gmux_ng runpm-amdgpu-switch-igd-kept-powered "DIS then IGD: vga_switcheroo switched the amdgpu OFF (gpu_state $off_st), the gmux refused the cut; BACO enter and exit on a powered chip ($cyc)"
+	else
+		fail apple_gmux_ng runpm-amdgpu-switch-igd-kept-powered "panel after DIS '$on_dis', after IGD '$(gmux_sw display)'; after IGD: gpu_state '$off_st', dgpu_on $on_after, BACO cycle '$cyc'; $(astate)"
+	fi
+	echo ON > "$VGASR"
+else
+	# T2 on 6.1: amdgpu registers no client (the kernel's apple_gmux_detect()
+	# misses the T2 gmux), so vga_switcheroo has one GPU client and takes no
+	# command: neither OFF nor a switch can reach the handler
+	if ! echo OFF > "$VGASR" 2>/dev/null && ! echo IGD > "$VGASR" 2>/dev/null &&
+	   [ "$(gmux-simctl get dgpu_on)" = 1 ] && [ "$(gmux_sw switcheroo_off_refused)" = 0 ]; then
+		pass apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "no amdgpu vga_switcheroo client on this kernel (apple_gmux_detect() misses the T2 gmux before 6.4): vga_switcheroo refuses OFF and IGD itself, nothing reaches the handler; the chip stays powered (6.12 runs the OFF and the switch)"
+	else
+		fail apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "no amdgpu client, yet a command went through or the power went: $(astate)"
+	fi
+fi
+
+# D4: amdgpu refuses to runtime-suspend while a display is connected
+# (amdgpu_runtime_idle_check_display): no BACO then; unplugged, it enters
+# BACO. The power stays either way (the gmux never cuts under amdgpu).
+suspended_within 10 > /dev/null
+busy0=$(disp display_busy) offs0=$(gmux-simctl get dgpu_offs)
+echo connect > "$TEST_GPU/$D/display"
+sleep 2
+cst=$(runpm_of "$D" status) creason=$(stay_on) busy1=$(disp display_busy)
+echo disconnect > "$TEST_GPU/$D/display"
+t0=$(uptime_cs)
+if suspended_within 5 > /dev/null; then t=$(( ($(uptime_cs) - t0) * 10 )); else t=never; fi
+if [ "$cst" = active ] && [ "$busy1" -gt "$busy0" ] && [ "$t" != never ] &&
+   [ "$(gmux-simctl get dgpu_offs)" = "$offs0" ] && [ "$(gmux-simctl get dgpu_on)" = 1 ] &&
+   [ "$creason" = "amdgpu: never cut, its BACO needs power; active (in use, or a display connected or lit)" ] &&
+   [ "$(stay_on)" = "amdgpu: never cut, its BACO needs power; in BACO" ]; then
+	pass apple_gmux_ng runpm-amdgpu-display-busy "display connected: the probe woke the GPU, its suspend refused $((busy1 - busy0)) times in 2 s (no BACO), stay_on_reason '$creason'; unplugged: BACO after ${t} ms (autosuspend 200), never cut"
+else
+	fail apple_gmux_ng runpm-amdgpu-display-busy "connected: status '$cst', refused $busy0 -> $busy1, stay_on '$creason'; unplugged: BACO after '$t' ms; $(astate)"
+fi
 gpu_cold_check runpm-amdgpu-no-cold-access
 gpu_modules_out
 
+# D4: nouveau (runpm=1) holds a runtime-PM reference per lit CRTC, and a
+# connector probe from user space resumes the GPU (a power cycle when it
+# was cut). Connected and dark, it is cut again; lit, it stays powered;
+# unplugged (the CRTC off), it is cut within the autosuspend delay.
+gmux_wire_on
+gmux_load
+modprobe macsupport_test_gpu runpm=1 autosuspend_ms=200
+if wait_until 10 sh -c "[ -e '$TEST_GPU/$D/display' ] && [ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null; then
+	ons0=$(rp power_ons) offs0=$(gmux-simctl get dgpu_offs)
+	echo connect > "$TEST_GPU/$D/display"
+	if wait_until 5 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null; then dark=cut; else dark=powered; fi
+	probe="ons $ons0 -> $(rp power_ons), wakes $(disp detect_wakes)"
+	echo light > "$TEST_GPU/$D/display"
+	offs1=$(gmux-simctl get dgpu_offs)
+	sleep 2
+	lst=$(runpm_of "$D" status) lreason=$(stay_on) lon=$(gmux-simctl get dgpu_on) offs2=$(gmux-simctl get dgpu_offs)
+	if [ "$dark" = cut ] && [ "$(rp power_ons)" -ge $((ons0 + 2)) ] && [ "$(disp detect_wakes)" = 1 ] &&
+	   [ "$lst" = active ] && [ "$lon" = 1 ] && [ "$offs2" = "$offs1" ] &&
+	   [ "$lreason" = "its driver keeps the discrete GPU active (in use, a display lit)" ]; then
+		pass apple_gmux_ng runpm-nouveau-display-lit-kept "connected: the probe woke the cut GPU ($probe), dark it was cut again; lit: powered 2 s (10 delays), stay_on_reason '$lreason'"
+	else
+		fail apple_gmux_ng runpm-nouveau-display-lit-kept "connected, dark: $dark ($probe); lit: dGPU '$lst', dgpu_on $lon, cuts $offs1 -> $offs2, stay_on '$lreason'; $(state)"
+	fi
+	echo disconnect > "$TEST_GPU/$D/display"
+	t0=$(uptime_cs)
+	if wait_until 5 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null; then t=$(( ($(uptime_cs) - t0) * 10 )); else t=never; fi
+	if [ "$t" != never ] && [ "$(stay_on)" = none ] && [ "$(runpm_of "$D" unpowered)" = 0 ]; then
+		pass apple_gmux_ng runpm-nouveau-display-unplugged-cut "unplugged (CRTC off): cut after ${t} ms (autosuspend 200 ms, 5 s allowed), stay_on_reason none"
+	else
+		fail apple_gmux_ng runpm-nouveau-display-unplugged-cut "unplugged: cut after '$t' ms; stay_on '$(stay_on)'; $(state)"
+	fi
+else
+	fail apple_gmux_ng runpm-nouveau-display-lit-kept "the fake nouveau did not bind $D with runtime PM, or the dGPU was never cut: $(state)"
+fi
+gpu_cold_check runpm-nouveau-display-no-cold-access
+gpu_modules_out
+
 # radeon: vga_switcheroo's OFF only
-gst() { sed -n "s/^$1: //p" "$TEST_GPU/$D/state" 2>/dev/null; }
-stay_on() { cat "$(gmux_pnp)/dgpu_power/stay_on_reason" 2>/dev/null; }
 rstate()
 {
 	echo "sim dgpu_on $(gmux-simctl get dgpu_on) offs $(gmux-simctl get dgpu_offs)," \

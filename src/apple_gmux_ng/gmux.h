@@ -106,6 +106,8 @@ enum gmux_igd_probe {
  * @switch_failures: switches that failed or did not read back
  * @ddc_switches: DDC-only switches carried out (classic)
  * @ddc_failures: DDC-only switches that failed
+ * @off_refused: vga_switcheroo OFFs of the dGPU refused (its driver is
+ *	amdgpu, see gmux_pci_driver_needs_power())
  * @audio_link: audio-to-dGPU device links the driver made
  * @audio_links_kernel: audio functions the kernel's quirk linked itself
  * @igd_probe: where the panel was when the iGPU's driver last probed
@@ -121,6 +123,7 @@ struct gmux_switch_state {
 	unsigned int switch_failures;
 	unsigned int ddc_switches;
 	unsigned int ddc_failures;
+	unsigned int off_refused;
 	struct gmux_audio_link audio_link[GMUX_AUDIO_LINKS_MAX];
 	unsigned int audio_links_kernel;
 	enum gmux_igd_probe igd_probe;
@@ -389,6 +392,16 @@ int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
  * that is not attached through Thunderbolt (an eGPU is not the gmux's).
  */
 bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
+
+/**
+ * gmux_pci_driver_needs_power() - must the gmux never cut @pdev's power?
+ * @pdev: the discrete GPU
+ *
+ * Return: true while @pdev's driver is amdgpu: its runtime suspend enters
+ * BACO and its runtime resume leaves it, both through the chip's SMU, also
+ * after a vga_switcheroo OFF; neither works on a chip without power.
+ */
+bool gmux_pci_driver_needs_power(struct pci_dev *pdev);
 
 /**
  * gmux_panel_on_igd() - does SWITCH_DISPLAY give the panel to the IGD?

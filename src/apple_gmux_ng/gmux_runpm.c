@@ -57,7 +57,8 @@
  * unless switched OFF through vga_switcheroo (see DOC: dGPU power for how
  * that and this share the power's one record). amdgpu: runtime-suspends by
  * default into BACO where the chip claims it, and BACO's resume needs the
- * chip powered: the power is never cut under amdgpu. Power is not cut
+ * chip powered: the power is never cut under amdgpu, neither by runtime PM
+ * nor by vga_switcheroo's OFF. Power is not cut
  * while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
  * while another function of the GPU's slot (its audio) is active or has no
  * driver (the PCI core could not restore its state after the power cut).
@@ -129,7 +130,6 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *dgpu = rp->dgpu, *f;
-	struct device_driver *drv;
 	unsigned int fn;
 
 	if (!dgpu_runtime_off) {
@@ -138,6 +138,27 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 	}
 	if (!dgpu) {
 		strscpy(why, "no discrete GPU", len);
+		return true;
+	}
+	/*
+	 * amdgpu's runtime suspend is BACO (bus active, chip off): its
+	 * resume (amdgpu_pmops_runtime_resume) sends a BACO exit to the SMU,
+	 * which does not answer once the gmux has cut the power, and the GPU
+	 * is dead until reboot (as owners of MacBookPro15,x/16,1 report).
+	 * The GPU suspended by its driver is in D3hot with BACO's savings;
+	 * the gmux leaves it powered, and refuses vga_switcheroo's OFF too
+	 * (gmux_vga_power_state()). Said first, whatever else holds the GPU:
+	 * it is the reason the power stays, with or without runtime PM
+	 * (amdgpu has none where the chip does not claim BACO). What amdgpu
+	 * does now is added: the module cannot see why amdgpu keeps the GPU
+	 * active (its runtime idle refuses while a connector is connected or
+	 * a CRTC lit, amdgpu_runtime_idle_check_display(), or a user holds it).
+	 */
+	if (gmux_pci_driver_needs_power(dgpu)) {
+		snprintf(why, len, "amdgpu: never cut, its BACO needs power; %s",
+			 pm_runtime_status_suspended(&dgpu->dev) ? "in BACO" :
+			 !dgpu->dev.power.runtime_auto ? "no runtime PM" :
+			 "active (in use, or a display connected or lit)");
 		return true;
 	}
 	/*
@@ -150,7 +171,9 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 		else if (!dgpu->dev.power.runtime_auto)
 			strscpy(why, "its driver does not let it runtime-suspend", len);
 		else
-			strscpy(why, "the discrete GPU is active", len);
+			strscpy(why,
+				"its driver keeps the discrete GPU active (in use, a display lit)",
+				len);
 		return true;
 	}
 	if (!gmux_panel_on_igd(gmux)) {
@@ -160,21 +183,6 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 				len);
 		else
 			strscpy(why, "the panel is on the discrete GPU", len);
-		return true;
-	}
-	/*
-	 * amdgpu's runtime suspend is BACO (bus active, chip off): its
-	 * resume (amdgpu_pmops_runtime_resume) sends a BACO exit to the SMU,
-	 * which does not answer once the gmux has cut the power, and the GPU
-	 * is dead until reboot (as owners of MacBookPro15,x/16,1 report).
-	 * The GPU suspended by its driver is in D3hot with BACO's savings;
-	 * the gmux leaves it powered. One load of the driver pointer: an
-	 * unbind clears it, and the struct device_driver lives until its
-	 * driver is unregistered, after every unbind.
-	 */
-	drv = READ_ONCE(dgpu->dev.driver);
-	if (drv && !strcmp(drv->name, "amdgpu")) {
-		strscpy(why, "amdgpu: its BACO resume needs the chip powered", len);
 		return true;
 	}
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
@@ -682,6 +690,7 @@ static int gmux_runpm_show(struct seq_file *s, void *unused)
 	seq_printf(s, "errors: %u\n", rp->errors);
 	seq_printf(s, "not_back_after_power_on: %u\n", rp->dead);
 	seq_printf(s, "hotplug_wakes: %u\n", rp->hotplug_wakes);
+	seq_printf(s, "switcheroo_off_refused: %u\n", READ_ONCE(gmux->sw.off_refused));
 	mutex_unlock(&rp->lock);
 	return 0;
 }

@@ -39,7 +39,10 @@
  *   DDC lines alone, so that the inactive GPU's driver can read the panel's
  *   EDID; returns the previous owner.
  * - power_state(): powers the dGPU through DISCRETE_POWER (see DOC: dGPU
- *   power); the IGD's power is not the gmux's to change.
+ *   power); the IGD's power is not the gmux's to change. An OFF of a dGPU
+ *   bound to amdgpu is refused (logged, counted: switcheroo_off_refused):
+ *   amdgpu's runtime PM goes on after vga_switcheroo's OFF, and its BACO
+ *   enter and exit need the chip powered.
  * - get_client_id(): Intel, and NVIDIA's MCP79 (10de:0863, the 9400M of the
  *   MacBookPro5,x), are the IGD; every other GPU is the DIS.
  *
@@ -156,13 +159,49 @@ static int gmux_vga_switch_ddc(enum vga_switcheroo_client_id id)
 	return old == GMUX_GPU_DIS ? VGA_SWITCHEROO_DIS : VGA_SWITCHEROO_IGD;
 }
 
+/* The dGPU, referenced, if its driver needs its power whatever vga_switcheroo asks */
+static struct pci_dev *gmux_dgpu_needing_power(struct apple_gmux_ng *gmux)
+{
+	struct pci_dev *pdev = NULL;
+
+	for_each_pci_dev(pdev)
+		if (gmux_pci_is_dgpu(gmux, pdev) && gmux_pci_driver_needs_power(pdev))
+			return pdev;
+	return NULL;
+}
+
+/*
+ * vga_switcheroo's OFF of the DIS (by hand, or the power stage of every
+ * DIS->IGD switch, since no Mac's dGPU driver has driver power control) is
+ * refused under amdgpu: amdgpu_switcheroo_set_state(OFF) has suspended the
+ * chip into D3hot by then, but amdgpu's runtime PM stays on, and its next
+ * runtime suspend sends a BACO enter, its resume a BACO exit, through the
+ * chip's SMU, which does not answer without power. vga_switcheroo ignores
+ * the result and takes the client for off all the same; its ON then finds
+ * the chip powered, and amdgpu resumes it.
+ */
 static int gmux_vga_power_state(enum vga_switcheroo_client_id id,
 				enum vga_switcheroo_state state)
 {
+	struct apple_gmux_ng *gmux = gmux_handler_owner;
+	struct pci_dev *keep;
+
 	/* the gmux powers the dGPU only */
 	if (id != VGA_SWITCHEROO_DIS)
 		return 0;
-	return gmux_power_set(gmux_handler_owner, state == VGA_SWITCHEROO_ON,
+	if (state == VGA_SWITCHEROO_OFF) {
+		keep = gmux_dgpu_needing_power(gmux);
+		if (keep) {
+			mutex_lock(&gmux->sw.lock);
+			gmux->sw.off_refused++;
+			mutex_unlock(&gmux->sw.lock);
+			dev_info(&gmux->pnp->dev, "vga_switcheroo OFF of the dGPU %s refused: amdgpu's runtime PM enters and leaves BACO through the chip, which needs its power; it stays powered (D3hot)\n",
+				 pci_name(keep));
+			pci_dev_put(keep);
+			return -EBUSY;
+		}
+	}
+	return gmux_power_set(gmux, state == VGA_SWITCHEROO_ON,
 			      GMUX_POWER_SWITCHEROO) < 0 ? -EIO : 0;
 }
 
@@ -242,6 +281,7 @@ static int gmux_switch_show(struct seq_file *s, void *unused)
 	seq_printf(s, "switch_failures: %u\n", gmux->sw.switch_failures);
 	seq_printf(s, "ddc_switches: %u\n", gmux->sw.ddc_switches);
 	seq_printf(s, "ddc_failures: %u\n", gmux->sw.ddc_failures);
+	seq_printf(s, "switcheroo_off_refused: %u\n", gmux->sw.off_refused);
 	seq_printf(s, "last_error: %d\n", READ_ONCE(gmux->last_error));
 	for (i = 0; i < GMUX_AUDIO_LINKS_MAX; i++)
 		if (gmux->sw.audio_link[i].hda)
@@ -587,6 +627,18 @@ bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
 	/* as nouveau and amdgpu tell an eGPU from the internal one */
 	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS) &&
 	       !pci_is_thunderbolt_attached(pdev);
+}
+
+bool gmux_pci_driver_needs_power(struct pci_dev *pdev)
+{
+	/*
+	 * One load of the driver pointer: an unbind clears it, and the
+	 * struct device_driver lives until its driver is unregistered,
+	 * after every unbind.
+	 */
+	struct device_driver *drv = READ_ONCE(pdev->dev.driver);
+
+	return drv && !strcmp(drv->name, "amdgpu");
 }
 
 bool gmux_igd_without_panel(struct apple_gmux_ng *gmux)
