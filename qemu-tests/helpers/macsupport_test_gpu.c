@@ -546,7 +546,8 @@ static void test_cold_start(void)
 			test_cold_orig = pci_bus_set_ops(test_cold_bus, &test_cold_ops);
 			pr_info("TEST ONLY: bus %04x:%02x reads all-ones while the simulated dGPU is unpowered%s\n",
 				pci_domain_nr(test_cold_bus), test_cold_bus->number,
-				test_nvhda_on ? ", function 1 after a cut until 0x488 bit 25 is set" : "");
+				test_nvhda_on ?
+				", function 1 after a cut until 0x488 bit 25 is set" : "");
 			pci_dev_put(pdev);
 			return;
 		}
