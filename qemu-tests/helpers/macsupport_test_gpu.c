@@ -155,6 +155,19 @@
  *   core's next resume of it would (a test's way to look at function 1
  *   after an ``ON``, which runs no fixup)
  *
+ * boot_vga=dis (a Mac booted on the dGPU): QEMU's VGA at 00:02.0 stays
+ * the firmware's framebuffer, but the kernel's notion of the boot VGA
+ * device (vga_default_device()) is moved to the dGPU stand-in before the
+ * driver registers, as on a Mac whose firmware drove the panel from the
+ * dGPU. The iGPU then defers its probe, as i915 does, until a handler with
+ * flags is registered. vga_set_default_device() is not exported: its
+ * address comes from a kprobe registered on it (and removed at once); an
+ * indirect call to it is valid only without IBT enforcement (QEMU's TCG has
+ * none; refused otherwise). The previous default is restored at unload.
+ * The driver tells the iGPU from the dGPU by place, not by the boot VGA
+ * device: the iGPU stand-in is on the root bus (00:02.0), the dGPU behind
+ * a root port.
+ *
  * Never installed by DKMS, never loaded outside QEMU.
  */
 
@@ -195,6 +208,10 @@ MODULE_PARM_DESC(mode, "Which real driver the dGPU's driver plays: nouveau (defa
 static char *panel = "edp";
 module_param(panel, charp, 0444);
 MODULE_PARM_DESC(panel, "How the iGPU's driver finds the panel at probe, as i915 does: edp (indexed and T2 gmux) or lvds (classic)");
+
+static char *boot_vga = "";
+module_param(boot_vga, charp, 0444);
+MODULE_PARM_DESC(boot_vga, "dis: make the dGPU stand-in the kernel's boot VGA device (a Mac booted on the dGPU); default: leave the firmware's");
 
 static int autosuspend_ms = 500;
 module_param(autosuspend_ms, int, 0444);
@@ -237,6 +254,12 @@ static void __iomem *test_sim_st;	/* the simulator's ST_* fields, or NULL */
 static int test_sim_kind = -1;		/* the enum mac_gmux_kind it plays, or -1 */
 static bool test_gpu_amdgpu;	/* mode=amdgpu */
 static bool test_gpu_radeon;	/* mode=radeon */
+
+/* The iGPU stand-in sits on the root bus (00:02.0); the dGPU behind a port */
+static bool test_gpu_is_igd(struct pci_dev *pdev)
+{
+	return pci_is_root_bus(pdev->bus);
+}
 
 /* 1 if the simulated gmux has the dGPU powered, 0 if not, -1 unknown */
 static int test_dgpu_powered(void)
@@ -557,7 +580,7 @@ static void test_cold_start(void)
 	if (!cold || !test_sim_st)
 		return;
 	while ((pdev = pci_get_device(0x1234, 0x1111, pdev))) {
-		if (pdev != vga_default_device() && !pci_is_root_bus(pdev->bus)) {
+		if (!test_gpu_is_igd(pdev)) {
 			test_cold_bus = pdev->bus;
 			get_device(&test_cold_bus->dev);
 			test_nvhda_slot = PCI_SLOT(pdev->devfn);
@@ -966,7 +989,7 @@ static void test_gpu_set_state(struct pci_dev *pdev, enum vga_switcheroo_state s
 	gpu->state = state;
 	gpu->state_calls++;
 	dev_info(&pdev->dev, "TEST ONLY: set_gpu_state %s\n", on ? "on" : "off");
-	if (!(test_gpu_radeon || test_gpu_amdgpu) || pdev == vga_default_device())
+	if (!(test_gpu_radeon || test_gpu_amdgpu) || test_gpu_is_igd(pdev))
 		return;
 	/*
 	 * radeon_suspend_kms() and radeon_resume_kms(), amdgpu's
@@ -1107,10 +1130,10 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pci_set_drvdata(pdev, gpu);
 
 	/* amdgpu: BACO runtime PM by default, whatever runpm says */
-	gpu->baco = test_gpu_amdgpu && pdev != vga_default_device();
+	gpu->baco = test_gpu_amdgpu && !test_gpu_is_igd(pdev);
 	/* radeon: no runtime PM without PX, which no Mac has */
-	dgpu_runpm = ((runpm && !test_gpu_radeon) || gpu->baco) && pdev != vga_default_device();
-	if (pdev == vga_default_device())
+	dgpu_runpm = ((runpm && !test_gpu_radeon) || gpu->baco) && !test_gpu_is_igd(pdev);
+	if (test_gpu_is_igd(pdev))
 		gpu->panel = test_igd_find_panel(pdev);
 	/*
 	 * amdgpu registers without driver power control where it has no PX,
@@ -1308,6 +1331,74 @@ static struct pci_driver test_hda_driver = {
 	.driver.pm	= &test_gpu_pm_ops,
 };
 
+/* boot_vga=dis: the firmware's boot VGA device, to give back at unload */
+static struct pci_dev *test_boot_vga_prev;
+static bool test_boot_vga_moved;
+
+/* vga_set_default_device(), not exported: found through a kprobe on it */
+static int test_set_default_vga(struct pci_dev *pdev)
+{
+	struct kprobe kp = { .symbol_name = "vga_set_default_device" };
+	void (*set)(struct pci_dev *pdev);
+	int ret;
+
+#ifdef X86_FEATURE_IBT
+	/* an indirect call to a function whose ENDBR may be sealed */
+	if (cpu_feature_enabled(X86_FEATURE_IBT))
+		return -EOPNOTSUPP;
+#endif
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	set = (void (*)(struct pci_dev *))kp.addr;
+	unregister_kprobe(&kp);
+	set(pdev);
+	return 0;
+}
+
+/* boot_vga=dis: the dGPU stand-in becomes the boot VGA device */
+static int test_boot_vga_move(void)
+{
+	struct pci_dev *pdev = NULL;
+	int ret = -ENODEV;
+
+	if (!*boot_vga)
+		return 0;
+	if (strcmp(boot_vga, "dis")) {
+		pr_err("TEST ONLY: unknown boot_vga '%s' (dis)\n", boot_vga);
+		return -EINVAL;
+	}
+	while ((pdev = pci_get_device(0x1234, 0x1111, pdev))) {
+		if (test_gpu_is_igd(pdev))
+			continue;
+		test_boot_vga_prev = pci_dev_get(vga_default_device());
+		ret = test_set_default_vga(pdev);
+		if (!ret) {
+			test_boot_vga_moved = true;
+			pr_info("TEST ONLY: %s is the boot VGA device now (was %s): a Mac booted on the dGPU\n",
+				pci_name(pdev),
+				test_boot_vga_prev ? pci_name(test_boot_vga_prev) : "none");
+		}
+		pci_dev_put(pdev);
+		break;
+	}
+	if (ret) {
+		pr_err("TEST ONLY: boot_vga=dis: cannot move the boot VGA device: %d\n", ret);
+		pci_dev_put(test_boot_vga_prev);
+		test_boot_vga_prev = NULL;
+	}
+	return ret;
+}
+
+static void test_boot_vga_restore(void)
+{
+	if (test_boot_vga_moved && test_set_default_vga(test_boot_vga_prev))
+		pr_warn("TEST ONLY: the boot VGA device could not be given back\n");
+	test_boot_vga_moved = false;
+	pci_dev_put(test_boot_vga_prev);
+	test_boot_vga_prev = NULL;
+}
+
 static int __init test_gpu_init(void)
 {
 	acpi_status status;
@@ -1323,6 +1414,9 @@ static int __init test_gpu_init(void)
 		pr_err("TEST ONLY: unknown mode '%s' (nouveau, amdgpu, radeon)\n", mode);
 		return -EINVAL;
 	}
+	ret = test_boot_vga_move();
+	if (ret)
+		return ret;
 
 	test_gpu_root = debugfs_create_dir("macsupport_test_gpu", NULL);
 	debugfs_create_file("defers", 0444, test_gpu_root, NULL, &test_gpu_defers_fops);
@@ -1355,6 +1449,7 @@ err:
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)
 		iounmap(test_sim_st);
+	test_boot_vga_restore();
 	return ret;
 }
 module_init(test_gpu_init);
@@ -1370,6 +1465,7 @@ static void __exit test_gpu_exit(void)
 	debugfs_remove_recursive(test_gpu_root);
 	if (test_sim_st)
 		iounmap(test_sim_st);
+	test_boot_vga_restore();
 }
 module_exit(test_gpu_exit);
 

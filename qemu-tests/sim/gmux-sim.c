@@ -3,8 +3,12 @@
  * gmux-sim - the host side of the QEMU harness's gmux simulator (TEST ONLY)
  *
  * usage: gmux-sim --kind classic|indexed|t2 --shm /dev/shm/FILE [--size 1M]
- *                 [--poll-us N] [--spin-us N]
+ *                 [--poll-us N] [--spin-us N] [--panel igd|dis]
  *        gmux-sim --selftest
+ *
+ * --panel: the GPU the firmware left the panel (SWITCH_DISPLAY) and its DDC
+ * lines (SWITCH_DDC) on at power-on, igd (the default) or dis: a Mac
+ * booted on the dGPU.
  *
  * DOC: Overview
  *
@@ -112,6 +116,7 @@ struct gmux_sim {
 };
 
 static int sim_stop;	/* set by the signal handler */
+static bool sim_boot_dis;	/* --panel dis: the firmware left the panel on the dGPU */
 
 /* --- register write-back ------------------------------------------------- */
 
@@ -408,6 +413,10 @@ static void sim_init(struct gmux_sim *s, u8 *win, enum mac_gmux_kind kind)
 	memset(s, 0, sizeof(*s));
 	s->win = win;
 	gmux_model_init(&s->model, kind);
+	if (sim_boot_dis) {
+		gmux_model_reg_write(&s->model, GMUX_PORT_SWITCH_DISPLAY, GMUX_SWITCH_DIS);
+		gmux_model_reg_write(&s->model, GMUX_PORT_SWITCH_DDC, GMUX_DDC_DIS);
+	}
 	for (off = 0; off < GMUX_SIM_WINDOW_LEN; off++)
 		simw_put8(win, off, 0);
 	for (off = 0; off < sizeof(s->model.win); off++)
@@ -572,9 +581,9 @@ static int run_sim(enum mac_gmux_kind kind, const char *path, unsigned long size
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	sim_init(&sim, map, kind);
-	fprintf(stderr, "gmux-sim: %s gmux in %s at %#x (pid %d; spin %u us, poll %u..%u us)\n",
+	fprintf(stderr, "gmux-sim: %s gmux in %s at %#x (pid %d; spin %u us, poll %u..%u us; panel on the %s)\n",
 		mac_gmux_kind_name(kind), path, GMUX_SIM_BAR_OFFSET, getpid(), timing->spin_us,
-		timing->busy_us, timing->idle_us);
+		timing->busy_us, timing->idle_us, sim_boot_dis ? "dGPU" : "iGPU");
 
 	sim_loop(&sim, timing, NULL);
 
@@ -1023,7 +1032,7 @@ static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: gmux-sim --kind classic|indexed|t2 --shm /dev/shm/FILE [--size 1M]\n"
-		"                [--poll-us N] [--spin-us N]\n"
+		"                [--poll-us N] [--spin-us N] [--panel igd|dis]\n"
 		"       gmux-sim --selftest\n"
 		"TEST ONLY: simulates a gmux behind an ivshmem-plain window (see gmux_sim.h).\n");
 }
@@ -1036,6 +1045,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 'z' },
 		{ "poll-us", required_argument, NULL, 'p' },
 		{ "spin-us", required_argument, NULL, 'S' },
+		{ "panel", required_argument, NULL, 'P' },
 		{ "selftest", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -1078,6 +1088,13 @@ int main(int argc, char **argv)
 				timing.idle_us = v;
 			else
 				timing.spin_us = v;
+			break;
+		case 'P':
+			if (strcmp(optarg, "igd") && strcmp(optarg, "dis")) {
+				fprintf(stderr, "gmux-sim: bad --panel '%s' (igd or dis)\n", optarg);
+				return 1;
+			}
+			sim_boot_dis = !strcmp(optarg, "dis");
 			break;
 		case 't':
 			return selftest();
