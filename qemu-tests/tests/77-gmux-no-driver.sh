@@ -92,6 +92,14 @@ else
 	fail apple_gmux_ng nodrv-cut "still powered 15 s after the load: $(state)"
 fi
 fw_trace_take nodrv-cut apple_gmux_ng
+# what the owner's report says (tools/macsupport-report, real)
+report_dgpu() { macsupport-report 2> /dev/null | sed -n 's/^  dGPU driver: *//p'; }
+l=$(report_dgpu)
+if [ "$l" = "none: the dGPU has no driver: cut" ]; then
+	pass apple_gmux_ng nodrv-report "macsupport-report: dGPU driver: $l"
+else
+	fail apple_gmux_ng nodrv-report "macsupport-report's dGPU driver line: '$l'; $(state)"
+fi
 
 # A config read (what lspci does) powers it first and reads the real
 # device; then it goes off again by itself.
@@ -173,11 +181,13 @@ if [ -n "$A" ]; then
 	echo "$A" > /sys/bus/pci/drivers/macsupport_test_gpu_audio/bind 2> /dev/null
 	sleep 2
 	c1=$(cold_accesses)
+	l=$(report_dgpu)
 	if [ "$(pci_driver "$A")" = macsupport_test_gpu_audio ] && [ "$c1" = "$c0" ] && [ "$(unpowered)" = 0 ] &&
-	   [ "$(runpm_of "$A" keep_power)" = 1 ] && dgpu_is 1 && [ "$(reason)" = "$A is active" ]; then
-		pass apple_gmux_ng nodrv-audio-driver-keeps-on "the audio's driver bound on a powered slot (no cold access); its keep_power holds it on: stay_on_reason '$(reason)'"
+	   [ "$(runpm_of "$A" keep_power)" = 1 ] && dgpu_is 1 && [ "$(reason)" = "$A is active" ] &&
+	   [ "$l" = "none: the dGPU has no driver: kept on because $A is active" ]; then
+		pass apple_gmux_ng nodrv-audio-driver-keeps-on "the audio's driver bound on a powered slot (no cold access); its keep_power holds it on: stay_on_reason '$(reason)'; macsupport-report: '$l'"
 	else
-		fail apple_gmux_ng nodrv-audio-driver-keeps-on "driver '$(pci_driver "$A")', cold accesses $c0 -> $c1, unpowered $(unpowered), keep_power '$(runpm_of "$A" keep_power)'; $(state)"
+		fail apple_gmux_ng nodrv-audio-driver-keeps-on "driver '$(pci_driver "$A")', cold accesses $c0 -> $c1, unpowered $(unpowered), keep_power '$(runpm_of "$A" keep_power)', report '$l'; $(state)"
 	fi
 	# unbound: without a driver again, and cut
 	echo "$A" > /sys/bus/pci/drivers/macsupport_test_gpu_audio/unbind
