@@ -70,11 +70,12 @@
  * driver unbinds. A system suspend neither wakes nor reads it: a cut
  * function is D3cold to the PCI core, whose pci_pm_prepare() then lets it
  * take the direct-complete path (pci_target_state() is D3cold for a
- * device in D3cold that the platform does not power-manage, and no Mac's
- * GFX0 has _PSx or _PRx). A hibernation would save and restore the config
- * space of a function without a driver in its noirq phases, runtime
- * suspended or not: the driver resumes such functions for it (a PM
- * notifier) and lets them go after. The HDMI audio of a GPU without a
+ * device in D3cold that the platform does not power-manage, and the GFX0
+ * of MacBookPro8,2, 10,1, 11,3, 13,3 and 15,1 has no _PSx or _PRx). A
+ * hibernation would save and restore the config space of a function
+ * without a driver in its noirq phases, runtime suspended or not: the
+ * driver resumes such functions for it (a PM notifier) and lets them go
+ * after. The HDMI audio of a GPU without a
  * driver, if snd_hda_intel has it, never suspends: hda_intel keeps its
  * power (keep_power) until vga_switcheroo binds it to its GPU's driver,
  * and stay_on_reason names it.
