@@ -151,6 +151,8 @@ struct report {
 	struct value dgpu_state;	/* dgpu_power/state: on, off, unknown */
 	struct value dgpu_off_by;	/* dgpu_power/off_by */
 	struct value dgpu_stay_on;
+	char dgpu_dev[NAME_LEN];	/* the dGPU (PCI name), or "" if not found */
+	char dgpu_driver[NAME_LEN];	/* its driver, or "" if it has none */
 
 	int ntb;
 	struct tb_ctrl tb[MAX_TB];
@@ -580,6 +582,37 @@ static int probe_quirks(struct report *r)
 	return 0;
 }
 
+/*
+ * probe_dgpu() - the dGPU, the dgpu_power switch's first PCI consumer
+ * (function 0; its audio is function 1), and its driver
+ */
+static void probe_dgpu(struct report *r)
+{
+	char names[32][NAME_LEN];
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *base;
+	ssize_t len;
+	int i, n;
+
+	if (path_of(path, sizeof(path), GMUX_DRV_DIR "/%s/dgpu_power", r->gmux_dev))
+		return;
+	n = list_dir(path, names, 32, false);
+	for (i = 0; i < n && i < 32; i++)
+		if (!strncmp(names[i], "consumer:pci:", strlen("consumer:pci:")))
+			break;
+	if (i >= n || i >= 32)
+		return;
+	copy_str(r->dgpu_dev, sizeof(r->dgpu_dev), names[i] + strlen("consumer:pci:"));
+	if (path_of(path, sizeof(path), PCI_DEV_DIR "/%s/driver", r->dgpu_dev))
+		return;
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len <= 0)
+		return;
+	link[len] = 0;
+	base = strrchr(link, '/');
+	copy_str(r->dgpu_driver, sizeof(r->dgpu_driver), base ? base + 1 : link);
+}
+
 static void probe_gmux(struct report *r)
 {
 	char path[PATH_MAX];
@@ -598,6 +631,7 @@ static void probe_gmux(struct report *r)
 			   r->gmux_dev);
 		read_value(&r->dgpu_state, GMUX_DRV_DIR "/%s/dgpu_power/state", r->gmux_dev);
 		read_value(&r->dgpu_off_by, GMUX_DRV_DIR "/%s/dgpu_power/off_by", r->gmux_dev);
+		probe_dgpu(r);
 	}
 	r->backlight = !path_of(path, sizeof(path), GMUX_BL_DIR) && is_dir(path);
 	if (r->backlight) {
@@ -1068,6 +1102,8 @@ static void print_json(const struct report *r)
 	jval("dgpu_stay_on_reason", &r->dgpu_stay_on);
 	jval("dgpu_power_state", &r->dgpu_state);
 	jval("dgpu_off_by", &r->dgpu_off_by);
+	jstr("dgpu_device", r->dgpu_dev[0] ? r->dgpu_dev : NULL);
+	jstr("dgpu_driver", r->dgpu_driver[0] ? r->dgpu_driver : NULL);
 	if (r->backlight) {
 		jopen("backlight", '{');
 		jint("brightness", r->bl_brightness);
@@ -1309,8 +1345,24 @@ static void text_hardware(const struct report *r)
 		else if (r->dgpu_power.ok)
 			field("discrete GPU:", !strcmp(r->dgpu_power.s, "suspended") ?
 			      "powered off (suspended)" : r->dgpu_power.s);
-		if (r->dgpu_stay_on.ok && strcmp(r->dgpu_stay_on.s, "none"))
-			field("powered because:", r->dgpu_stay_on.s);
+		if (r->dgpu_dev[0] && !r->dgpu_driver[0]) {
+			/* blacklisted: apple_gmux_ng cuts it unless something keeps it */
+			if (r->dgpu_state.ok && !strcmp(r->dgpu_state.s, "off"))
+				copy_str(buf, sizeof(buf), "none: the dGPU has no driver: cut");
+			else if (r->dgpu_stay_on.ok && strcmp(r->dgpu_stay_on.s, "none"))
+				snprintf(buf, sizeof(buf),
+					 "none: the dGPU has no driver: kept on because %s",
+					 r->dgpu_stay_on.s);
+			else
+				copy_str(buf, sizeof(buf),
+					 "none: the dGPU has no driver: cut once unused");
+			field("dGPU driver:", buf);
+		} else {
+			if (r->dgpu_driver[0])
+				field("dGPU driver:", r->dgpu_driver);
+			if (r->dgpu_stay_on.ok && strcmp(r->dgpu_stay_on.s, "none"))
+				field("powered because:", r->dgpu_stay_on.s);
+		}
 	} else if (r->apple && m && m->gmux != MAC_GMUX_NONE && m->gmux != MAC_GMUX_FAKE) {
 		field("driver:", "not bound: apple_gmux_ng is not loaded or did not bind");
 	}

@@ -18,6 +18,11 @@
 #   share of samples the dGPU is powered and the share its driver has it
 #   runtime-suspended, under nouveau runpm=1 (plugged and lit: held) and
 #   amdgpu (plugged: no BACO; the power is never cut under amdgpu);
+# - the same share over an idle minute for a dGPU without a driver (its
+#   driver blacklisted: a driver_override naming none, on it and its
+#   audio), cut by apple_gmux_ng with its default 5 s autosuspend delay,
+#   and how long after the load the cut came (goal: powered at most 1 %
+#   of the minute, i.e. off at least 99 %);
 # - power-on to driver-resumed (a runtime resume of the cut dGPU),
 #   split into the firmware's link handshake (PWRD(0)), the wait for the
 #   gmux's completion, the rest of the power change, and the PCI core's
@@ -155,4 +160,28 @@ echo OFF > "$VGASR"
 echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-window driver=radeon-switched-off seconds=$IDLE_OTHER_S $(powered_share "$IDLE_OTHER_S")" > "$RESULTS"
 echo ON > "$VGASR"
 gpu_modules_out
+
+# No driver on the dGPU or its audio (blacklisted); the fake driver has the
+# iGPU only. apple_gmux_ng's defaults: cut 5 s after the load.
+A=${EXPECT_DGPU_AUDIO_DEV:-}
+for f in $D $A; do
+	echo macsupport_no_driver > "/sys/bus/pci/devices/$f/driver_override"
+done
+gmux_wire_on
+modprobe macsupport_test_gpu
+t0=$(uptime_cs)
+gmux_load
+if wait_until 30 sh -c "[ \"\$(gmux-simctl get dgpu_on)\" = 0 ]" > /dev/null; then
+	cut_ms=$(( ($(uptime_cs) - t0) * 10 ))
+	share=$(powered_share 60)
+	off=$(echo "$share" | awk -F'powered_share=' '{ printf "%.2f", (1 - $2) * 100 }')
+	echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-minute driver=none $share off_percent=$off cut_after_load_ms=$cut_ms goal_off_percent=99" > "$RESULTS"
+	echo "[guest] bench idle minute $EXPECT_GMUX_KIND no driver: off ${off} % of the minute (goal >= 99 %), cut ${cut_ms} ms after the load"
+else
+	echo "bench apple_gmux_ng $EXPECT_GMUX_KIND idle-minute driver=none not-cut stay_on_reason='$(cat "$(gmux_pnp)/dgpu_power/stay_on_reason")'" > "$RESULTS"
+fi
+gpu_modules_out
+for f in $D $A; do
+	echo > "/sys/bus/pci/devices/$f/driver_override"
+done
 pass apple_gmux_ng bench-switch-ran

@@ -200,13 +200,33 @@ struct gmux_power {
 };
 
 /**
+ * struct gmux_runpm_nodrv - a function of the dGPU's slot without a driver
+ * @taken: the driver allowed its runtime PM and gave it an autosuspend
+ *	delay, so that it runtime-suspends when unused (the PCI core then
+ *	saves its state and leaves it in D0) and the gmux can cut the slot
+ * @was_forbidden: its runtime PM was forbidden before (power/control "on",
+ *	the PCI core's default): forbidden again when it is given back
+ * @was_autosuspend: it used autosuspend before
+ * @delay: its autosuspend delay before
+ * @hibernation: held resumed for a hibernation
+ */
+struct gmux_runpm_nodrv {
+	bool taken;
+	bool was_forbidden;
+	bool was_autosuspend;
+	int delay;
+	bool hibernation;
+};
+
+/**
  * struct gmux_runpm - automatic power-off of the discrete GPU (gmux_runpm.c)
  * @power_dev: the "dgpu_power" switch device, supplier of the GPU; set
  *	while the switch exists (cleared under @lock before it goes)
- * @node: in the list of switches a change of dgpu_runtime_off kicks
+ * @node: in the list of switches a change of dgpu_runtime_off or
+ *	dgpu_no_driver_off kicks
  * @link_lock: serialises linking and unlinking the GPU and its siblings;
- *	protects @link, @sibling_link, @dying, and the writers of @dgpu and
- *	@sibling. Never taken by the switch's runtime-PM callbacks: its
+ *	protects @link, @sibling_link, @dying, @nodrv, and the writers of
+ *	@dgpu and @sibling. Never taken by the switch's runtime-PM callbacks: its
  *	holders run them (device_link_add(), pm_runtime_get_sync())
  * @link: the device link GPU -> @power_dev, while @dgpu is set
  * @sibling_link: the other functions' device links to @power_dev (NULL
@@ -214,6 +234,10 @@ struct gmux_power {
  * @dying: the switch is being removed: nothing is linked any more
  * @pci_nb: PCI bus notifier: a GPU driver binds, a function of the GPU's
  *	slot comes or goes
+ * @pm_nb: PM notifier: a hibernation wakes the functions without a driver
+ *	that runtime PM cut (see gmux_runpm_pm_notify())
+ * @nodrv: per function of the GPU's slot, the runtime-PM settings the
+ *	driver changed on it while it has no driver (gmux_runpm_nodrv_take())
  * @hotplug_work: asks for a runtime resume of the GPU on an external
  *	hotplug (takes @lock, which the notification must not wait for)
  * @recover_work: clears the runtime-PM error a failed power-on leaves
@@ -233,11 +257,13 @@ struct gmux_power {
 struct gmux_runpm {
 	struct device *power_dev;
 	struct list_head node;
-	struct mutex link_lock;	/* (un)linking the dGPU: @link, @sibling_link, @dying */
+	struct mutex link_lock;	/* (un)linking the dGPU: @link, @sibling_link, @dying, @nodrv */
 	struct device_link *link;
 	struct device_link *sibling_link[GMUX_DGPU_FUNCS];
 	bool dying;
 	struct notifier_block pci_nb;
+	struct notifier_block pm_nb;
+	struct gmux_runpm_nodrv nodrv[GMUX_DGPU_FUNCS];
 	struct work_struct hotplug_work;
 	struct work_struct recover_work;
 	struct mutex lock;	/* the switch's power state: the fields below */

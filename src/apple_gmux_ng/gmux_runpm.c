@@ -12,6 +12,7 @@
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
+#include <linux/suspend.h>
 #include <linux/wait.h>
 #include <linux/slab.h>
 
@@ -48,6 +49,37 @@
  * be added to a bound device at any time, in either load order, and is
  * removed as easily.
  *
+ * A GPU without a driver (an owner who blacklisted nouveau, radeon or
+ * amdgpu) is of no use to anyone: it is cut too, unless dgpu_no_driver_off
+ * is 0. The PCI core leaves runtime PM of a function without a driver
+ * forbidden (power/control "on"); the driver allows it on the GPU and on
+ * each function of its slot that has no driver, with an autosuspend delay
+ * (dgpu_autosuspend_ms, else 5 s), and the PCI core's runtime suspend of
+ * a function without a driver saves its config space and leaves it in D0:
+ * once every function of the slot is suspended, the switch suspends and
+ * cuts the slot as above. Nothing of its own powers it again, the kernel
+ * does: a config read (lspci, sysfs) resumes it as for any cut GPU, and a
+ * driver that binds later finds it powered, because the driver core
+ * resumes a device's runtime-PM suppliers (the switch, through the device
+ * link) before probing it (pm_runtime_get_suppliers() in
+ * __driver_probe_device()), and the PCI core resumes the device itself,
+ * restoring its state, before the driver's probe (local_pci_probe()).
+ * At BUS_NOTIFY_BIND_DRIVER the driver gives the function back what it
+ * changed (power/control, autosuspend), so that the binding driver finds
+ * the PCI core's defaults; it takes it again if the probe fails or the
+ * driver unbinds. A system suspend neither wakes nor reads it: a cut
+ * function is D3cold to the PCI core, whose pci_pm_prepare() then lets it
+ * take the direct-complete path (pci_target_state() is D3cold for a
+ * device in D3cold that the platform does not power-manage, and the GFX0
+ * of MacBookPro8,2, 10,1, 11,3, 13,3 and 15,1 has no _PSx or _PRx). A
+ * hibernation would save and restore the config space of a function
+ * without a driver in its noirq phases, runtime suspended or not: the
+ * driver resumes such functions for it (a PM notifier) and lets them go
+ * after. The HDMI audio of a GPU without a
+ * driver, if snd_hda_intel has it, never suspends: hda_intel keeps its
+ * power (keep_power) until vga_switcheroo binds it to its GPU's driver,
+ * and stay_on_reason names it.
+ *
  * What it needs: the GPU's driver must use runtime PM on this machine, and
  * a resume that expects a cold chip. nouveau: only with runpm=1 (its
  * Optimus checks fail on Macs; the bundle's modprobe.d rule sets it where
@@ -61,7 +93,7 @@
  * nor by vga_switcheroo's OFF. Power is not cut
  * while the panel is on the discrete GPU, while dgpu_runtime_off=0, or
  * while another function of the GPU's slot (its audio) is active or has no
- * driver (the PCI core could not restore its state after the power cut).
+ * driver while dgpu_no_driver_off=0.
  *
  * A cut refused (-EBUSY) is not retried by the PM core: setting
  * dgpu_runtime_off and switching the panel to the integrated GPU ask the
@@ -107,10 +139,45 @@ __MODULE_PARM_TYPE(dgpu_runtime_off, "bool");
 MODULE_PARM_DESC(dgpu_runtime_off,
 		 "Cut the discrete GPU's power when its driver runtime-suspends it and the panel is on the integrated GPU (default: on)");
 
+static bool dgpu_no_driver_off = true;
+
+static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux);
+
+/* Take or give back the functions without a driver, then ask again. */
+static int gmux_param_set_no_driver_off(const char *val, const struct kernel_param *kp)
+{
+	struct gmux_runpm *rp;
+	int ret;
+
+	ret = param_set_bool(val, kp);
+	if (ret)
+		return ret;
+	mutex_lock(&gmux_runpm_list_lock);
+	list_for_each_entry(rp, &gmux_runpm_list, node) {
+		gmux_runpm_nodrv_sync(container_of(rp, struct apple_gmux_ng, runpm));
+		pm_request_idle(rp->power_dev);
+	}
+	mutex_unlock(&gmux_runpm_list_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops gmux_no_driver_off_ops = {
+	.set	= gmux_param_set_no_driver_off,
+	.get	= param_get_bool,
+};
+
+module_param_cb(dgpu_no_driver_off, &gmux_no_driver_off_ops, &dgpu_no_driver_off, 0644);
+__MODULE_PARM_TYPE(dgpu_no_driver_off, "bool");
+MODULE_PARM_DESC(dgpu_no_driver_off,
+		 "Cut the discrete GPU's power also while it has no driver (blacklisted), once unused and the panel is on the integrated GPU (default: on)");
+
+/* Autosuspend delay of a function without a driver, unless dgpu_autosuspend_ms */
+#define GMUX_NODRV_AUTOSUSPEND_MS	5000
+
 static int dgpu_autosuspend_ms = -1;
 module_param(dgpu_autosuspend_ms, int, 0444);
 MODULE_PARM_DESC(dgpu_autosuspend_ms,
-		 "Runtime-PM autosuspend delay to give the discrete GPU when its driver binds, in ms (default: -1, keep its driver's)");
+		 "Runtime-PM autosuspend delay to give the discrete GPU when its driver binds, and its functions while they have no driver, in ms (default: -1, keep its driver's; 5000 without one)");
 
 static unsigned int test_unlink_delay_ms;
 module_param(test_unlink_delay_ms, uint, 0644);
@@ -123,14 +190,55 @@ static struct apple_gmux_ng *gmux_runpm_from_dev(struct device *dev)
 }
 
 /*
+ * Why @dev (@what), a function of the GPU's slot without a driver, is not
+ * runtime-suspended, while dgpu_no_driver_off lets it be cut.
+ */
+static void gmux_runpm_no_driver_why(struct device *dev, const char *what, char *why,
+				     size_t len)
+{
+	if (!dev->power.runtime_auto)
+		snprintf(why, len, "%s has no driver, and its power/control is on", what);
+	else if (!pm_runtime_enabled(dev))
+		snprintf(why, len, "%s has no driver, and its runtime PM is disabled", what);
+	else
+		snprintf(why, len,
+			 "%s has no driver and is in use (a config access, or its autosuspend delay)",
+			 what);
+}
+
+/* gmux_runpm_blocked() for the other functions of the GPU's slot */
+static bool gmux_runpm_siblings_blocked(struct gmux_runpm *rp, char *why, size_t len)
+{
+	struct pci_dev *f;
+	unsigned int fn;
+
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = rp->sibling[fn];
+		if (!f)
+			continue;
+		if (!f->dev.driver && !dgpu_no_driver_off) {
+			snprintf(why, len, "%s has no driver (dgpu_no_driver_off=0)", pci_name(f));
+			return true;
+		}
+		if (!pm_runtime_suspended(&f->dev)) {
+			if (!f->dev.driver)
+				gmux_runpm_no_driver_why(&f->dev, pci_name(f), why, len);
+			else
+				snprintf(why, len, "%s is active", pci_name(f));
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Called with rp->lock held: true if the power must stay on, the reason
  * in @why (@len bytes). Changes nothing.
  */
 static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
-	struct pci_dev *dgpu = rp->dgpu, *f;
-	unsigned int fn;
+	struct pci_dev *dgpu = rp->dgpu;
 
 	if (!dgpu_runtime_off) {
 		strscpy(why, "dgpu_runtime_off=0", len);
@@ -138,6 +246,10 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 	}
 	if (!dgpu) {
 		strscpy(why, "no discrete GPU", len);
+		return true;
+	}
+	if (!dgpu->dev.driver && !dgpu_no_driver_off) {
+		strscpy(why, "the discrete GPU has no driver (dgpu_no_driver_off=0)", len);
 		return true;
 	}
 	/*
@@ -166,14 +278,21 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 	 * link is being deleted or added.
 	 */
 	if (!pm_runtime_status_suspended(&dgpu->dev)) {
-		if (!dgpu->dev.driver)
-			strscpy(why, "the discrete GPU has no driver", len);
-		else if (!dgpu->dev.power.runtime_auto)
+		/*
+		 * Without a driver of its own, what keeps it resumed is
+		 * mostly its audio, a runtime-PM consumer of it (the audio
+		 * links of DOC: Graphics mux): named first.
+		 */
+		if (!dgpu->dev.driver) {
+			if (!gmux_runpm_siblings_blocked(rp, why, len))
+				gmux_runpm_no_driver_why(&dgpu->dev, "the discrete GPU", why, len);
+		} else if (!dgpu->dev.power.runtime_auto) {
 			strscpy(why, "its driver does not let it runtime-suspend", len);
-		else
+		} else {
 			strscpy(why,
 				"its driver keeps the discrete GPU active (in use, a display lit)",
 				len);
+		}
 		return true;
 	}
 	if (!gmux_panel_on_igd(gmux)) {
@@ -185,20 +304,7 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 			strscpy(why, "the panel is on the discrete GPU", len);
 		return true;
 	}
-	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
-		f = rp->sibling[fn];
-		if (!f)
-			continue;
-		if (!f->dev.driver) {
-			snprintf(why, len, "%s has no driver", pci_name(f));
-			return true;
-		}
-		if (!pm_runtime_suspended(&f->dev)) {
-			snprintf(why, len, "%s is active", pci_name(f));
-			return true;
-		}
-	}
-	return false;
+	return gmux_runpm_siblings_blocked(rp, why, len);
 }
 
 /*
@@ -477,6 +583,94 @@ static u32 gmux_runpm_link_flags(struct device *dev)
 }
 
 /*
+ * A function of the linked GPU's slot without a driver: let it
+ * runtime-suspend when unused (see DOC: Automatic power-off of the
+ * discrete GPU), noting what it had, for gmux_runpm_nodrv_give(). Called
+ * with rp->link_lock held. A driver binding meanwhile waits in the PCI
+ * notifier (BUS_NOTIFY_BIND_DRIVER) for the lock, and gives it back then.
+ */
+static void gmux_runpm_nodrv_take(struct gmux_runpm *rp, struct pci_dev *f)
+{
+	struct gmux_runpm_nodrv *nd = &rp->nodrv[PCI_FUNC(f->devfn)];
+	struct device *dev = &f->dev;
+
+	lockdep_assert_held(&rp->link_lock);
+	if (nd->taken || !dgpu_no_driver_off || READ_ONCE(dev->driver))
+		return;
+	nd->taken = true;
+	spin_lock_irq(&dev->power.lock);
+	nd->was_forbidden = !dev->power.runtime_auto;
+	nd->was_autosuspend = dev->power.use_autosuspend;
+	nd->delay = dev->power.autosuspend_delay;
+	spin_unlock_irq(&dev->power.lock);
+	pm_runtime_set_autosuspend_delay(dev, dgpu_autosuspend_ms >= 0 ? dgpu_autosuspend_ms :
+					 GMUX_NODRV_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(dev);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_allow(dev);
+	dev_dbg(dev, "no driver: runtime PM allowed, so that apple_gmux_ng can cut it when unused\n");
+}
+
+/*
+ * Undo gmux_runpm_nodrv_take(): what the PCI core gave the function (its
+ * runtime PM forbidden, which resumes it, the power first), before a
+ * driver probes it or when it is unlinked. rp->link_lock held.
+ */
+static void gmux_runpm_nodrv_give(struct gmux_runpm *rp, struct pci_dev *f)
+{
+	struct gmux_runpm_nodrv *nd = &rp->nodrv[PCI_FUNC(f->devfn)];
+	struct device *dev = &f->dev;
+
+	lockdep_assert_held(&rp->link_lock);
+	if (!nd->taken)
+		return;
+	nd->taken = false;
+	if (nd->hibernation) {
+		nd->hibernation = false;
+		pm_runtime_put_noidle(dev);
+	}
+	if (nd->was_forbidden)
+		pm_runtime_forbid(dev);
+	if (!nd->was_autosuspend)
+		pm_runtime_dont_use_autosuspend(dev);
+	pm_runtime_set_autosuspend_delay(dev, nd->delay);
+}
+
+/* The linked function @fn of the GPU's slot, or NULL; rp->link_lock held. */
+static struct pci_dev *gmux_runpm_fn(struct gmux_runpm *rp, unsigned int fn)
+{
+	if (!rp->dgpu)
+		return NULL;
+	return PCI_FUNC(rp->dgpu->devfn) == fn ? rp->dgpu : rp->sibling[fn];
+}
+
+/* The GPU or a linked function of its slot? rp->link_lock held. */
+static bool gmux_runpm_is_linked(struct gmux_runpm *rp, struct pci_dev *pdev)
+{
+	return pdev && gmux_runpm_fn(rp, PCI_FUNC(pdev->devfn)) == pdev;
+}
+
+/* dgpu_no_driver_off changed: take or give back what has no driver. */
+static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+	struct pci_dev *f;
+	unsigned int fn;
+
+	mutex_lock(&rp->link_lock);
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = gmux_runpm_fn(rp, fn);
+		if (!f)
+			continue;
+		if (dgpu_no_driver_off)
+			gmux_runpm_nodrv_take(rp, f);
+		else
+			gmux_runpm_nodrv_give(rp, f);
+	}
+	mutex_unlock(&rp->link_lock);
+}
+
+/*
  * The other functions of the dGPU's slot (its HDMI audio) lose power with
  * it: make them consumers of the switch too, so that it suspends only once
  * all of them have, and resumes before any of them does. Called with
@@ -501,6 +695,7 @@ static void gmux_runpm_link_sibling(struct apple_gmux_ng *gmux, struct pci_dev *
 	mutex_lock(&rp->lock);
 	rp->sibling[fn] = pci_dev_get(f);
 	mutex_unlock(&rp->lock);
+	gmux_runpm_nodrv_take(rp, f);
 	pm_runtime_put(&f->dev);
 }
 
@@ -532,6 +727,7 @@ static void gmux_runpm_unlink_sibling(struct apple_gmux_ng *gmux, unsigned int f
 	if (rp->sibling_link[fn]) {
 		gmux_runpm_clear_error(&f->dev);
 		gmux_runpm_hold(gmux, &f->dev);
+		gmux_runpm_nodrv_give(rp, f);
 		device_link_del(rp->sibling_link[fn]);
 		pm_runtime_put(&f->dev);
 		rp->sibling_link[fn] = NULL;
@@ -556,6 +752,7 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
 	struct device_link *link;
+	const char *note = "";
 
 	lockdep_assert_held(&rp->link_lock);
 	if (rp->dgpu || rp->dying)
@@ -579,10 +776,15 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		gmux_runpm_link_siblings(gmux, dgpu);
 		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
+		gmux_runpm_nodrv_take(rp, dgpu);
+		if (!dgpu_runtime_off)
+			note = " (off: dgpu_runtime_off=0)";
+		else if (!dgpu->dev.driver)
+			note = dgpu_no_driver_off ? " (no driver: cut when unused)" :
+			       " (no driver: kept on, dgpu_no_driver_off=0)";
 		dev_info(&gmux->pnp->dev, "dGPU %s%s%s: power cut through the gmux when it runtime-suspends%s\n",
 			 pci_name(dgpu), dgpu->dev.driver ? " bound to " : "",
-			 dgpu->dev.driver ? dgpu->dev.driver->name : "",
-			 dgpu_runtime_off ? "" : " (off: dgpu_runtime_off=0)");
+			 dgpu->dev.driver ? dgpu->dev.driver->name : "", note);
 	}
 	pm_runtime_mark_last_busy(&dgpu->dev);
 	pm_runtime_put_autosuspend(&dgpu->dev);
@@ -612,6 +814,7 @@ static void gmux_runpm_unlink(struct apple_gmux_ng *gmux)
 	gmux_runpm_hold(gmux, &dgpu->dev);
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++)
 		gmux_runpm_unlink_sibling(gmux, fn);
+	gmux_runpm_nodrv_give(rp, dgpu);
 	device_link_del(rp->link);
 	rp->link = NULL;
 	mutex_lock(&rp->lock);
@@ -647,6 +850,26 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 			gmux_runpm_link_sibling(gmux, pdev);
 		mutex_unlock(&rp->link_lock);
 		break;
+	case BUS_NOTIFY_BIND_DRIVER:
+		/*
+		 * Before the probe: the driver core has resumed the switch
+		 * (the power is on); the function gets the PCI core's
+		 * runtime-PM settings back, and is resumed if they forbid
+		 * runtime PM.
+		 */
+		mutex_lock(&rp->link_lock);
+		if (gmux_runpm_is_linked(rp, pdev))
+			gmux_runpm_nodrv_give(rp, pdev);
+		mutex_unlock(&rp->link_lock);
+		break;
+	case BUS_NOTIFY_DRIVER_NOT_BOUND:
+	case BUS_NOTIFY_UNBOUND_DRIVER:
+		/* without a driver again (a failed or deferred probe, an unbind) */
+		mutex_lock(&rp->link_lock);
+		if (!rp->dying && gmux_runpm_is_linked(rp, pdev))
+			gmux_runpm_nodrv_take(rp, pdev);
+		mutex_unlock(&rp->link_lock);
+		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
 		if (!gmux_pci_is_dgpu(gmux, pdev))
 			break;
@@ -670,16 +893,66 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 	return NOTIFY_DONE;
 }
 
+/*
+ * A hibernation freezes and thaws a function without a driver in the PCI
+ * core's noirq phases (pci_save_state(), and a restore), runtime-suspended
+ * or not, and does not take the direct-complete path: the functions taken
+ * here are resumed for it (powered, their state restored), and let go
+ * after. A suspend needs nothing: see DOC: Automatic power-off of the
+ * discrete GPU.
+ */
+static int gmux_runpm_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct gmux_runpm *rp = container_of(nb, struct gmux_runpm, pm_nb);
+	struct gmux_runpm_nodrv *nd;
+	struct pci_dev *f;
+	unsigned int fn;
+	bool hold;
+
+	switch (action) {
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		hold = true;
+		break;
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		hold = false;
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	mutex_lock(&rp->link_lock);
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = gmux_runpm_fn(rp, fn);
+		nd = &rp->nodrv[fn];
+		if (!f || !nd->taken || nd->hibernation == hold)
+			continue;
+		nd->hibernation = hold;
+		if (hold) {
+			pm_runtime_get_sync(&f->dev);
+		} else {
+			pm_runtime_mark_last_busy(&f->dev);
+			pm_runtime_put_autosuspend(&f->dev);
+		}
+	}
+	mutex_unlock(&rp->link_lock);
+	return NOTIFY_DONE;
+}
+
 static int gmux_runpm_show(struct seq_file *s, void *unused)
 {
 	struct apple_gmux_ng *gmux = s->private;
 	struct gmux_runpm *rp = &gmux->runpm;
+	struct device_driver *drv;
 	enum gmux_power_user who;
 	int state;
 
 	mutex_lock(&rp->lock);
 	seq_printf(s, "dgpu: %s\n", rp->dgpu ? pci_name(rp->dgpu) : "none");
 	seq_printf(s, "enabled: %s\n", dgpu_runtime_off ? "yes" : "no");
+	seq_printf(s, "no_driver_off: %s\n", dgpu_no_driver_off ? "yes" : "no");
+	drv = rp->dgpu ? READ_ONCE(rp->dgpu->dev.driver) : NULL;
+	seq_printf(s, "dgpu_driver: %s\n", drv ? drv->name : "none");
 	state = gmux_power_state(gmux, &who);
 	seq_printf(s, "power: %s\n", state < 0 ? "unknown" : state ? "on" : "off");
 	seq_printf(s, "off_by: %s\n", gmux_power_user_name(who));
@@ -713,6 +986,7 @@ void gmux_runpm_exit(struct apple_gmux_ng *gmux)
 	mutex_lock(&gmux_runpm_list_lock);
 	list_del_init(&rp->node);
 	mutex_unlock(&gmux_runpm_list_lock);
+	unregister_pm_notifier(&rp->pm_nb);
 	/*
 	 * Unlinked while the PCI notifier still runs: a device removed
 	 * meanwhile takes its links along, which only the notifier tells.
@@ -784,6 +1058,15 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 	rp->pci_nb.notifier_call = gmux_runpm_pci_notify;
 	ret = bus_register_notifier(&pci_bus_type, &rp->pci_nb);
 	if (ret) {
+		rp->power_dev = NULL;
+		pm_runtime_disable(dev);
+		device_unregister(dev);
+		return ret;
+	}
+	rp->pm_nb.notifier_call = gmux_runpm_pm_notify;
+	ret = register_pm_notifier(&rp->pm_nb);
+	if (ret) {
+		bus_unregister_notifier(&pci_bus_type, &rp->pci_nb);
 		rp->power_dev = NULL;
 		pm_runtime_disable(dev);
 		device_unregister(dev);

@@ -144,6 +144,13 @@ full_mac() {
 	: > "$1/sys/devices/pci0000:00/0000:00:02.0/apple_properties/AAPL,backlight-control"
 	: > "$1/sys/devices/pci0000:00/0000:00:02.0/apple_properties/built-in"
 	: > "$1/sys/devices/pci0000:00/0000:01:00.0/apple_properties/@0,name"
+	# the dGPU and its audio, the switch's consumers (device links); nouveau has it
+	ln -s "../../../../virtual/devlink/pci:0000:01:00.0--pnp:dgpu_power" \
+		"$1/sys/devices/pnp0/00:03/dgpu_power/consumer:pci:0000:01:00.0"
+	ln -s "../../../../virtual/devlink/pci:0000:01:00.1--pnp:dgpu_power" \
+		"$1/sys/devices/pnp0/00:03/dgpu_power/consumer:pci:0000:01:00.1"
+	mkdir -p "$1/sys/bus/pci/drivers/nouveau"
+	ln -s "../../../bus/pci/drivers/nouveau" "$1/sys/devices/pci0000:00/0000:01:00.0/driver"
 	module "$1" tb_macpm
 	mkdir -p "$1/sys/class/tb_macpm/0000:07:00.0"
 	echo "Cactus Ridge" > "$1/sys/class/tb_macpm/0000:07:00.0/generation"
@@ -202,7 +209,7 @@ check "known Mac: --json carries model, quirks, fix, gmux, Thunderbolt, properti
 	[ \"\$(jq_py '$T/full.json' \"d['quirks']['list'][3]['reason']\")\" = 'the running kernel answers _OSI(\"Darwin\") on Apple hardware' ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['loaded'], m['bound']) for m in d['modules']][0]\")\" = \"('apple_gmux_ng', True, [{'bus': 'pnp', 'driver': 'apple_gmux_ng', 'device_count': 1, 'devices': ['00:03']}])\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"[(m['name'], m['attached_count'], m['attached']) for m in d['modules']]\")\" = \"[('apple_gmux_ng', 0, []), ('apple_props', 2, ['0000:00:02.0', '0000:01:00.0']), ('tb_macpm', 1, ['0000:07:00.0']), ('mac_quirks', 1, ['platform/mac_quirks'])]\" ] &&
-	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'dgpu_power_state': 'off', 'dgpu_off_by': 'runtime_pm', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
+	[ \"\$(jq_py '$T/full.json' \"d['gmux']\")\" = \"{'kind': 'indexed', 'bound': True, 'device': '00:03', 'boot_gpu': 'integrated', 'dgpu_power': 'suspended', 'dgpu_stay_on_reason': 'none', 'dgpu_power_state': 'off', 'dgpu_off_by': 'runtime_pm', 'dgpu_device': '0000:01:00.0', 'dgpu_driver': 'nouveau', 'backlight': {'brightness': 50, 'max_brightness': 1023}}\" ] &&
 	[ \"\$(jq_py '$T/full.json' \"(d['thunderbolt']['controllers'], d['apple_properties'])\")\" = \"([{'nhi': '0000:07:00.0', 'generation': 'Cactus Ridge', 'power_state': 'off', 'stay_on_reason': 'none', 'mechanism': 'XRPE', 'plug_source': 'GPE 0x14 (XRIN)', 'power_cycles': 3}], {'devices': 2, 'properties': 3})\" ]"
 
 # --- 1b. the same Mac with its dGPU powered: the report says why ------------
@@ -230,6 +237,22 @@ check "known Mac, dGPU switched OFF: text and JSON say it is off and by whom" sh
 	! grep -q 'powered because' '$T/dgpuswoff.txt' &&
 	[ \"\$(jq_py '$T/dgpuswoff.json' \"(d['gmux']['dgpu_power'], d['gmux']['dgpu_power_state'], d['gmux']['dgpu_off_by'])\")\" = \"('active', 'off', 'vga_switcheroo')\" ]"
 check "known Mac, dGPU switched OFF: --json validates" validate "$T/dgpuswoff.json"
+
+# The same Mac with its GPU driver blacklisted: no driver on the dGPU; cut,
+# or kept on for a reason the report gives.
+rm "$M/sys/devices/pci0000:00/0000:01:00.0/driver"
+echo runtime_pm > "$M/sys/devices/pnp0/00:03/dgpu_power/off_by"
+run nodrv "$M"
+echo on > "$M/sys/devices/pnp0/00:03/dgpu_power/state"
+echo none > "$M/sys/devices/pnp0/00:03/dgpu_power/off_by"
+echo "0000:01:00.1 is active" > "$M/sys/devices/pnp0/00:03/dgpu_power/stay_on_reason"
+run nodrvon "$M"
+check "known Mac, dGPU without a driver: cut, or kept on and why (text and JSON)" sh -c "
+	grep -q '^  dGPU driver: *none: the dGPU has no driver: cut\$' '$T/nodrv.txt' &&
+	grep -q '^  dGPU driver: *none: the dGPU has no driver: kept on because 0000:01:00.1 is active\$' '$T/nodrvon.txt' &&
+	! grep -q 'powered because' '$T/nodrvon.txt' &&
+	[ \"\$(jq_py '$T/nodrv.json' \"(d['gmux']['dgpu_device'], d['gmux']['dgpu_driver'])\")\" = \"('0000:01:00.0', None)\" ]"
+check "known Mac, dGPU without a driver: --json validates" validate "$T/nodrvon.json"
 
 # --- 2. the same Mac, every quirk in order -----------------------------------
 
