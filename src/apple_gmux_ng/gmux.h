@@ -12,6 +12,7 @@
 #include <linux/backlight.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/pnp.h>
 #include <linux/regmap.h>
@@ -145,6 +146,8 @@ enum gmux_power_user {
 
 /**
  * struct gmux_power - the dGPU's power, its one owner (gmux_power.c)
+ * @events: the layers above that asked to hear what the owner is told
+ *	(gmux_power_notify(): the display switch's moves, for the runtime PM)
  * @lock: serialises every change of the dGPU's power; protects the fields
  *	below. Taken inside &gmux_runpm.lock and vga_switcheroo's own lock
  * @done: completed by the notify handler on GMUX_INT_POWER
@@ -177,6 +180,7 @@ enum gmux_power_user {
  *	was powered for the sleep, put back once it is cut again
  */
 struct gmux_power {
+	struct blocking_notifier_head events;	/* gmux_power_notify() */
 	struct mutex lock;	/* serialises dGPU power changes; protects the fields below */
 	struct completion done;
 	int state;
@@ -236,6 +240,8 @@ struct gmux_runpm_nodrv {
  *	slot comes or goes
  * @pm_nb: PM notifier: a hibernation wakes the functions without a driver
  *	that runtime PM cut (see gmux_runpm_pm_notify())
+ * @power_nb: on the power owner's @events: the panel back on the iGPU
+ *	retries a cut refused while it was on the dGPU
  * @nodrv: per function of the GPU's slot, the runtime-PM settings the
  *	driver changed on it while it has no driver (gmux_runpm_nodrv_take())
  * @hotplug_work: asks for a runtime resume of the GPU on an external
@@ -263,6 +269,7 @@ struct gmux_runpm {
 	bool dying;
 	struct notifier_block pci_nb;
 	struct notifier_block pm_nb;
+	struct notifier_block power_nb;
 	struct gmux_runpm_nodrv nodrv[GMUX_DGPU_FUNCS];
 	struct work_struct hotplug_work;
 	struct work_struct recover_work;
@@ -378,36 +385,28 @@ int gmux_irq_init(struct apple_gmux_ng *gmux);
 void gmux_irq_suspend(struct apple_gmux_ng *gmux);
 void gmux_irq_resume(struct apple_gmux_ng *gmux);
 
-/* gmux_power.c: the dGPU's power */
-void gmux_power_init(struct apple_gmux_ng *gmux);
-int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who);
-int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
-void gmux_power_resume(struct apple_gmux_ng *gmux);
-int gmux_power_register(struct apple_gmux_ng *gmux);
-int gmux_power_wait_alive(struct pci_dev *dgpu);
-unsigned int gmux_power_alive_ms(void);
-void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
-void gmux_power_irq(struct apple_gmux_ng *gmux);
-void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);
-const char *gmux_power_user_name(enum gmux_power_user who);
-
-/* gmux_switch.c: vga_switcheroo handler */
-int gmux_switch_init(struct apple_gmux_ng *gmux);
-void gmux_switch_exit(struct apple_gmux_ng *gmux);
+/* gmux_pci.c: which device is which GPU, whose the panel is (DOC: Who is who) */
 
 /**
- * gmux_display_switch() - move the panel (and DDC, and the external port
- *	where the model wires it to the gmux) to one GPU
+ * gmux_client_id() - what vga_switcheroo calls a GPU of this Mac
  * @gmux: the gmux
- * @to: GMUX_GPU_IGD or GMUX_GPU_DIS
+ * @pdev: a display device
  *
- * Every register written is read back. Sleeps.
- *
- * Return: 0 when the gmux carried the switch out; -EIO when a register
- * reads back its old value; another negative errno from the access.
- * Every failure is logged and counted.
+ * Return: VGA_SWITCHEROO_IGD for Intel's and the MCP79's (and the harness's
+ * stand-in at 00:02.0 under the simulator), VGA_SWITCHEROO_DIS otherwise.
  */
-int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
+enum vga_switcheroo_client_id gmux_client_id(struct apple_gmux_ng *gmux, struct pci_dev *pdev);
+
+/**
+ * gmux_pci_is_gpu() - is @pdev a display device that gmux_client_id() calls @id?
+ * @gmux: the gmux
+ * @pdev: a PCI device
+ * @id: VGA_SWITCHEROO_IGD or VGA_SWITCHEROO_DIS
+ *
+ * Return: true if it is.
+ */
+bool gmux_pci_is_gpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev,
+		     enum vga_switcheroo_client_id id);
 
 /**
  * gmux_pci_is_dgpu() - is @pdev the discrete GPU of this gmux's machine?
@@ -448,13 +447,56 @@ bool gmux_panel_on_igd(struct apple_gmux_ng *gmux);
  */
 bool gmux_igd_without_panel(struct apple_gmux_ng *gmux);
 
+/* gmux_power.c: the dGPU's power */
+void gmux_power_init(struct apple_gmux_ng *gmux);
+int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who);
+int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
+void gmux_power_resume(struct apple_gmux_ng *gmux);
+int gmux_power_register(struct apple_gmux_ng *gmux);
+int gmux_power_wait_alive(struct pci_dev *dgpu);
+unsigned int gmux_power_alive_ms(void);
+void gmux_power_link_found(struct apple_gmux_ng *gmux, struct pci_dev *dgpu);
+void gmux_power_irq(struct apple_gmux_ng *gmux);
+void gmux_power_show(struct seq_file *s, struct apple_gmux_ng *gmux);
+const char *gmux_power_user_name(enum gmux_power_user who);
+
+/**
+ * enum gmux_power_event - what gmux_power_notify() passes on
+ * @GMUX_POWER_PANEL_ON_IGD: the panel went to the integrated GPU: a cut
+ *	refused while it was on the discrete one may pass now
+ */
+enum gmux_power_event {
+	GMUX_POWER_PANEL_ON_IGD,
+};
+
+void gmux_power_register_notifier(struct apple_gmux_ng *gmux, struct notifier_block *nb);
+void gmux_power_unregister_notifier(struct apple_gmux_ng *gmux, struct notifier_block *nb);
+void gmux_power_notify(struct apple_gmux_ng *gmux, enum gmux_power_event event);
+
+/* gmux_switch.c: vga_switcheroo handler */
+int gmux_switch_init(struct apple_gmux_ng *gmux);
+void gmux_switch_exit(struct apple_gmux_ng *gmux);
+
+/**
+ * gmux_display_switch() - move the panel (and DDC, and the external port
+ *	where the model wires it to the gmux) to one GPU
+ * @gmux: the gmux
+ * @to: GMUX_GPU_IGD or GMUX_GPU_DIS
+ *
+ * Every register written is read back. Sleeps.
+ *
+ * Return: 0 when the gmux carried the switch out; -EIO when a register
+ * reads back its old value; another negative errno from the access.
+ * Every failure is logged and counted.
+ */
+int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to);
+
 /* gmux_runpm.c */
 void gmux_runpm_setup(struct apple_gmux_ng *gmux);
 int gmux_runpm_init(struct apple_gmux_ng *gmux);
 void gmux_runpm_exit(struct apple_gmux_ng *gmux);
 void gmux_runpm_resume(struct apple_gmux_ng *gmux);
 void gmux_runpm_hotplug(struct apple_gmux_ng *gmux);
-void gmux_runpm_idle(struct apple_gmux_ng *gmux);
 void gmux_runpm_wait_released(void);
 
 /* gmux_debugfs.c */

@@ -778,7 +778,43 @@ void gmux_power_init(struct apple_gmux_ng *gmux)
 	struct gmux_power *pw = &gmux->power;
 
 	mutex_init(&pw->lock);
+	BLOCKING_INIT_NOTIFIER_HEAD(&pw->events);
 	init_completion(&pw->done);
 	pw->state = -1;
 	pw->off_by = GMUX_POWER_NOBODY;
+}
+
+/**
+ * gmux_power_register_notifier() - hear what the power owner is told
+ * @gmux: the gmux
+ * @nb: called with an enum gmux_power_event and the gmux
+ *
+ * The layers above the power owner (the runtime PM) learn this way what
+ * the others (the display switch) did, so that no layer calls back up.
+ */
+void gmux_power_register_notifier(struct apple_gmux_ng *gmux, struct notifier_block *nb)
+{
+	blocking_notifier_chain_register(&gmux->power.events, nb);
+}
+
+/**
+ * gmux_power_unregister_notifier() - undo gmux_power_register_notifier()
+ * @gmux: the gmux
+ * @nb: as registered; harmless if it is not
+ */
+void gmux_power_unregister_notifier(struct apple_gmux_ng *gmux, struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&gmux->power.events, nb);
+}
+
+/**
+ * gmux_power_notify() - tell the power owner what changed for the dGPU
+ * @gmux: the gmux
+ * @event: what happened
+ *
+ * Passed on to every notifier registered. Sleeps.
+ */
+void gmux_power_notify(struct apple_gmux_ng *gmux, enum gmux_power_event event)
+{
+	blocking_notifier_call_chain(&gmux->power.events, event, gmux);
 }

@@ -983,6 +983,8 @@ void gmux_runpm_exit(struct apple_gmux_ng *gmux)
 
 	if (!dev)
 		return;
+	if (rp->power_nb.notifier_call)
+		gmux_power_unregister_notifier(gmux, &rp->power_nb);
 	mutex_lock(&gmux_runpm_list_lock);
 	list_del_init(&rp->node);
 	mutex_unlock(&gmux_runpm_list_lock);
@@ -1017,6 +1019,24 @@ void gmux_runpm_exit(struct apple_gmux_ng *gmux)
 static void gmux_runpm_devm_exit(void *data)
 {
 	gmux_runpm_exit(data);
+}
+
+/*
+ * The power owner's word (gmux_power_notify()): the panel went back to the
+ * integrated GPU, which lifts what refused the last cut. A refused runtime
+ * suspend is not retried by itself: ask the switch again.
+ */
+static int gmux_runpm_power_event(struct notifier_block *nb, unsigned long event, void *data)
+{
+	struct gmux_runpm *rp = container_of(nb, struct gmux_runpm, power_nb);
+
+	if (event != GMUX_POWER_PANEL_ON_IGD)
+		return NOTIFY_DONE;
+	mutex_lock(&rp->lock);
+	if (rp->power_dev)
+		pm_request_idle(rp->power_dev);
+	mutex_unlock(&rp->lock);
+	return NOTIFY_OK;
 }
 
 /**
@@ -1075,6 +1095,8 @@ int gmux_runpm_init(struct apple_gmux_ng *gmux)
 	ret = devm_add_action_or_reset(parent, gmux_runpm_devm_exit, gmux);
 	if (ret)
 		return ret;
+	rp->power_nb.notifier_call = gmux_runpm_power_event;
+	gmux_power_register_notifier(gmux, &rp->power_nb);
 
 	mutex_lock(&rp->link_lock);
 	for_each_pci_dev(pdev) {
@@ -1127,23 +1149,6 @@ void gmux_runpm_hotplug(struct apple_gmux_ng *gmux)
 	 * The work waits for the lock instead.
 	 */
 	schedule_work(&gmux->runpm.hotplug_work);
-}
-
-/**
- * gmux_runpm_idle() - the dGPU's power may be cut now: ask the switch
- * @gmux: the gmux
- *
- * For a change that lifts what refused the last cut (the panel back on the
- * integrated GPU): a refused runtime suspend is not retried by itself.
- */
-void gmux_runpm_idle(struct apple_gmux_ng *gmux)
-{
-	struct gmux_runpm *rp = &gmux->runpm;
-
-	mutex_lock(&rp->lock);
-	if (rp->power_dev)
-		pm_request_idle(rp->power_dev);
-	mutex_unlock(&rp->lock);
 }
 
 /**

@@ -117,7 +117,7 @@ int gmux_display_switch(struct apple_gmux_ng *gmux, enum gmux_gpu to)
 	mutex_unlock(&gmux->sw.lock);
 	/* a cut refused while the panel was on the dGPU is not retried by itself */
 	if (!ret && to == GMUX_GPU_IGD)
-		gmux_runpm_idle(gmux);
+		gmux_power_notify(gmux, GMUX_POWER_PANEL_ON_IGD);
 	return ret;
 }
 
@@ -203,37 +203,6 @@ static int gmux_vga_power_state(enum vga_switcheroo_client_id id,
 	}
 	return gmux_power_set(gmux, state == VGA_SWITCHEROO_ON,
 			      GMUX_POWER_SWITCHEROO) < 0 ? -EIO : 0;
-}
-
-/*
- * TEST ONLY: QEMU's display devices are all 1234:1111, neither Intel nor
- * NVIDIA. Only when this gmux is the QEMU harness's simulator, the stand-in
- * at 00:02.0 (where every Intel iGPU sits) is taken for the IGD.
- */
-static bool gmux_test_sim_igd(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
-{
-	return gmux->win.sim_journal && pdev->vendor == 0x1234 &&
-	       pci_domain_nr(pdev->bus) == 0 && pdev->bus->number == 0 &&
-	       pdev->devfn == PCI_DEVFN(2, 0);
-}
-
-static enum vga_switcheroo_client_id gmux_client_id(struct apple_gmux_ng *gmux,
-						    struct pci_dev *pdev)
-{
-	if (pdev->vendor == PCI_VENDOR_ID_INTEL)
-		return VGA_SWITCHEROO_IGD;
-	if (pdev->vendor == PCI_VENDOR_ID_NVIDIA && pdev->device == 0x0863)
-		return VGA_SWITCHEROO_IGD;	/* MCP79 (GeForce 9400M) */
-	if (gmux_test_sim_igd(gmux, pdev))
-		return VGA_SWITCHEROO_IGD;
-	return VGA_SWITCHEROO_DIS;
-}
-
-/* Is @pdev a display device that get_client_id() calls @id? */
-static bool gmux_pci_is_gpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev,
-			    enum vga_switcheroo_client_id id)
-{
-	return (pdev->class >> 16) == PCI_BASE_CLASS_DISPLAY && gmux_client_id(gmux, pdev) == id;
 }
 
 static enum vga_switcheroo_client_id gmux_vga_get_client_id(struct pci_dev *pdev)
@@ -620,37 +589,4 @@ void gmux_switch_exit(struct apple_gmux_ng *gmux)
 		bus_unregister_notifier(&pci_bus_type, &gmux->sw.pci_nb);
 		gmux->sw.pci_nb.notifier_call = NULL;
 	}
-}
-
-bool gmux_pci_is_dgpu(struct apple_gmux_ng *gmux, struct pci_dev *pdev)
-{
-	/* as nouveau and amdgpu tell an eGPU from the internal one */
-	return gmux_pci_is_gpu(gmux, pdev, VGA_SWITCHEROO_DIS) &&
-	       !pci_is_thunderbolt_attached(pdev);
-}
-
-bool gmux_pci_driver_needs_power(struct pci_dev *pdev)
-{
-	/*
-	 * One load of the driver pointer: an unbind clears it, and the
-	 * struct device_driver lives until its driver is unregistered,
-	 * after every unbind.
-	 */
-	struct device_driver *drv = READ_ONCE(pdev->dev.driver);
-
-	return drv && !strcmp(drv->name, "amdgpu");
-}
-
-bool gmux_igd_without_panel(struct apple_gmux_ng *gmux)
-{
-	return gmux->io.kind != MAC_GMUX_CLASSIC &&
-	       READ_ONCE(gmux->sw.igd_probe) == GMUX_IGD_PROBE_NO_PANEL;
-}
-
-bool gmux_panel_on_igd(struct apple_gmux_ng *gmux)
-{
-	unsigned int val;
-
-	return !regmap_read(gmux->regmap, GMUX_PORT_SWITCH_DISPLAY, &val) &&
-	       gmux_display_owner(val) == GMUX_GPU_IGD;
 }
