@@ -175,19 +175,25 @@ fw_trace_take nodrv-sleep apple_gmux_ng
 # vga_switcheroo audio client): it finds the slot powered, then keeps it
 # on (keep_power, as hda_intel does until vga_switcheroo binds it to its
 # GPU's driver, which a blacklisted GPU never has), and the reason says so.
+# On the stand-in's nouveau model (mode=nouveau, nv_hda 1) the cut hid the
+# audio function until quirk_nvidia_hda runs on function 0: the reads of
+# the hidden function (nv_hda_reads) must not grow.
 if [ -n "$A" ]; then
 	c0=$(cold_accesses)
+	h0=$(cold_of nv_hda_reads)
 	echo > "/sys/bus/pci/devices/$A/driver_override"
 	echo "$A" > /sys/bus/pci/drivers/macsupport_test_gpu_audio/bind 2> /dev/null
 	sleep 2
 	c1=$(cold_accesses)
+	h1=$(cold_of nv_hda_reads)
 	l=$(report_dgpu)
 	if [ "$(pci_driver "$A")" = macsupport_test_gpu_audio ] && [ "$c1" = "$c0" ] && [ "$(unpowered)" = 0 ] &&
+	   [ "${h1:-0}" = "${h0:-0}" ] &&
 	   [ "$(runpm_of "$A" keep_power)" = 1 ] && dgpu_is 1 && [ "$(reason)" = "$A is active" ] &&
 	   [ "$l" = "none: the dGPU has no driver: kept on because $A is active" ]; then
-		pass apple_gmux_ng nodrv-audio-driver-keeps-on "the audio's driver bound on a powered slot (no cold access); its keep_power holds it on: stay_on_reason '$(reason)'; macsupport-report: '$l'"
+		pass apple_gmux_ng nodrv-audio-driver-keeps-on "the audio's driver bound on a powered slot (no cold access; NVIDIA model $(cold_of nv_hda): hidden-audio reads ${h0:-n/a} -> ${h1:-n/a}, quirk runs $(cold_of nv_hda_quirk_runs)); its keep_power holds it on: stay_on_reason '$(reason)'; macsupport-report: '$l'"
 	else
-		fail apple_gmux_ng nodrv-audio-driver-keeps-on "driver '$(pci_driver "$A")', cold accesses $c0 -> $c1, unpowered $(unpowered), keep_power '$(runpm_of "$A" keep_power)', report '$l'; $(state)"
+		fail apple_gmux_ng nodrv-audio-driver-keeps-on "driver '$(pci_driver "$A")', cold accesses $c0 -> $c1, hidden-audio reads (NVIDIA model $(cold_of nv_hda)) ${h0:-n/a} -> ${h1:-n/a}, unpowered $(unpowered), keep_power '$(runpm_of "$A" keep_power)', report '$l'; $(state)"
 	fi
 	# unbound: without a driver again, and cut
 	echo "$A" > /sys/bus/pci/drivers/macsupport_test_gpu_audio/unbind

@@ -395,6 +395,18 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 		gmux_power_set(gmux, false, GMUX_POWER_RUNTIME_PM);
 		return -ENODEV;
 	}
+	/*
+	 * The PCI core runs no resume fixups on a function without a driver
+	 * (pci_pm_runtime_resume() stops once it restored it): an NVIDIA
+	 * dGPU would keep its HDMI audio hidden after the cut until
+	 * quirk_nvidia_hda sets bit 25 of config 0x488 of function 0 again,
+	 * and the audio's driver would find all-ones. Run them for a dGPU
+	 * without a driver here, once it answers, as gmux_power.c does when
+	 * it powers one for a sleep; with a driver, the PCI core runs them
+	 * when it resumes function 0, before function 1 (its consumer).
+	 */
+	if (rp->dgpu && !READ_ONCE(rp->dgpu->dev.driver))
+		pci_fixup_device(pci_fixup_resume_early, rp->dgpu);
 	dev_dbg(dev, "dGPU %s powered on\n", rp->dgpu ? pci_name(rp->dgpu) : "");
 	return 0;
 }
