@@ -595,6 +595,21 @@ static u32 gmux_runpm_link_flags(struct device *dev)
 }
 
 /*
+ * Is @f a function to take (gmux_runpm_nodrv_take()): without a driver, in
+ * a slot whose GPU has none either? Under a GPU driver, vga_switcheroo may
+ * cut the power without runtime PM (its OFF): a driverless function taken
+ * then would runtime-suspend later and have the PCI core save its state
+ * from a chip without power. Such a function stays as the PCI core left
+ * it, and keeps the power on ("has no driver, and its power/control is
+ * on"), as before. rp->link_lock held.
+ */
+static bool gmux_runpm_nodrv_wanted(struct gmux_runpm *rp, struct pci_dev *f)
+{
+	return dgpu_no_driver_off && rp->dgpu && !READ_ONCE(f->dev.driver) &&
+	       !READ_ONCE(rp->dgpu->dev.driver);
+}
+
+/*
  * A function of the linked GPU's slot without a driver: let it
  * runtime-suspend when unused (see DOC: Automatic power-off of the
  * discrete GPU), noting what it had, for gmux_runpm_nodrv_give(). Called
@@ -607,7 +622,7 @@ static void gmux_runpm_nodrv_take(struct gmux_runpm *rp, struct pci_dev *f)
 	struct device *dev = &f->dev;
 
 	lockdep_assert_held(&rp->link_lock);
-	if (nd->taken || !dgpu_no_driver_off || READ_ONCE(dev->driver))
+	if (nd->taken || !gmux_runpm_nodrv_wanted(rp, f))
 		return;
 	nd->taken = true;
 	spin_lock_irq(&dev->power.lock);
@@ -662,23 +677,35 @@ static bool gmux_runpm_is_linked(struct gmux_runpm *rp, struct pci_dev *pdev)
 	return pdev && gmux_runpm_fn(rp, PCI_FUNC(pdev->devfn)) == pdev;
 }
 
-/* dgpu_no_driver_off changed: take or give back what has no driver. */
-static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux)
+/*
+ * Take what gmux_runpm_nodrv_wanted() wants, give back the rest: after
+ * dgpu_no_driver_off changed, or a driver bound or left a function of the
+ * slot. rp->link_lock held.
+ */
+static void gmux_runpm_nodrv_update(struct gmux_runpm *rp)
 {
-	struct gmux_runpm *rp = &gmux->runpm;
 	struct pci_dev *f;
 	unsigned int fn;
 
-	mutex_lock(&rp->link_lock);
+	lockdep_assert_held(&rp->link_lock);
 	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
 		f = gmux_runpm_fn(rp, fn);
 		if (!f)
 			continue;
-		if (dgpu_no_driver_off)
+		if (gmux_runpm_nodrv_wanted(rp, f))
 			gmux_runpm_nodrv_take(rp, f);
 		else
 			gmux_runpm_nodrv_give(rp, f);
 	}
+}
+
+/* dgpu_no_driver_off changed: take or give back what has no driver. */
+static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux)
+{
+	struct gmux_runpm *rp = &gmux->runpm;
+
+	mutex_lock(&rp->link_lock);
+	gmux_runpm_nodrv_update(rp);
 	mutex_unlock(&rp->link_lock);
 }
 
@@ -871,7 +898,7 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 		 */
 		mutex_lock(&rp->link_lock);
 		if (gmux_runpm_is_linked(rp, pdev))
-			gmux_runpm_nodrv_give(rp, pdev);
+			gmux_runpm_nodrv_update(rp);
 		mutex_unlock(&rp->link_lock);
 		break;
 	case BUS_NOTIFY_DRIVER_NOT_BOUND:
@@ -879,7 +906,7 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 		/* without a driver again (a failed or deferred probe, an unbind) */
 		mutex_lock(&rp->link_lock);
 		if (!rp->dying && gmux_runpm_is_linked(rp, pdev))
-			gmux_runpm_nodrv_take(rp, pdev);
+			gmux_runpm_nodrv_update(rp);
 		mutex_unlock(&rp->link_lock);
 		break;
 	case BUS_NOTIFY_BOUND_DRIVER:
