@@ -207,7 +207,7 @@ fi
 
 # The GPU's driver binds later (the owner loads it by hand): the driver
 # core powers the slot before the probe, which finds the dGPU powered and
-# answering; its own runtime PM then takes over (nouveau runpm=1's place).
+# answering; the slot is then its driver's (nouveau runpm=1's place).
 c0=$(cold_accesses)
 dmesg_mark nodrv-bind
 echo > "/sys/bus/pci/devices/$D/driver_override"
@@ -220,8 +220,16 @@ if [ "$(pci_driver "$D")" = macsupport_test_gpu ] && [ "$c1" = "$c0" ] && [ "$(u
 else
 	fail apple_gmux_ng nodrv-bind-powered "driver '$(pci_driver "$D")', cold accesses $c0 -> $c1 (last $(cold_of last)), unpowered $(unpowered), link_down '$(runpm_of "$D" link_down)'; $(dmesg_since nodrv-bind | grep -m 2 -E 'unpowered|TEST ONLY: config' | tr '\n' ' ')"
 fi
-if t=$(off_within 15) && [ "$(unpowered)" = 0 ] && [ "$(runpm_of "$D" status)" = suspended ]; then
-	pass apple_gmux_ng nodrv-bound-runpm "bound: its driver's runtime PM cut it ${t} s later"
+# Under a GPU driver the audio function without one is given back to the
+# PCI core (power/control on): vga_switcheroo's OFF cuts without runtime
+# PM, and a function taken then would save its state from a cold chip
+# later. It keeps the dGPU powered through its audio link, and says so.
+sleep 2
+if [ -z "$A" ] && t=$(off_within 15) && [ "$(unpowered)" = 0 ]; then
+	pass apple_gmux_ng nodrv-bound-runpm "bound, no audio function: its driver's runtime PM cut it ${t} s later"
+elif [ -n "$A" ] && dgpu_is 1 && [ "$(unpowered)" = 0 ] && [ "$(pm_of "$A" power/control)" = on ] &&
+     [ "$(reason)" = "$A has no driver, and its power/control is on" ]; then
+	pass apple_gmux_ng nodrv-bound-runpm "bound, its audio without a driver given back (power/control $(pm_of "$A" power/control)): kept powered 2 s, stay_on_reason '$(reason)'"
 else
 	fail apple_gmux_ng nodrv-bound-runpm "$(state)"
 fi

@@ -231,6 +231,22 @@ static bool gmux_runpm_siblings_blocked(struct gmux_runpm *rp, char *why, size_t
 	return false;
 }
 
+/* An active function of the slot without a driver: true, named in @why. */
+static bool gmux_runpm_nodrv_sibling_why(struct gmux_runpm *rp, char *why, size_t len)
+{
+	struct pci_dev *f;
+	unsigned int fn;
+
+	for (fn = 0; fn < GMUX_DGPU_FUNCS; fn++) {
+		f = rp->sibling[fn];
+		if (f && !READ_ONCE(f->dev.driver) && !pm_runtime_suspended(&f->dev)) {
+			gmux_runpm_no_driver_why(&f->dev, pci_name(f), why, len);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Called with rp->lock held: true if the power must stay on, the reason
  * in @why (@len bytes). Changes nothing.
@@ -281,13 +297,18 @@ static bool gmux_runpm_blocked(struct apple_gmux_ng *gmux, char *why, size_t len
 		/*
 		 * Without a driver of its own, what keeps it resumed is
 		 * mostly its audio, a runtime-PM consumer of it (the audio
-		 * links of DOC: Graphics mux): named first.
+		 * links of DOC: Graphics mux): named first. Under a driver
+		 * that allows runtime PM, an audio function without one
+		 * (never taken there, see gmux_runpm_nodrv_wanted()) holds
+		 * it the same way: named too.
 		 */
 		if (!dgpu->dev.driver) {
 			if (!gmux_runpm_siblings_blocked(rp, why, len))
 				gmux_runpm_no_driver_why(&dgpu->dev, "the discrete GPU", why, len);
 		} else if (!dgpu->dev.power.runtime_auto) {
 			strscpy(why, "its driver does not let it runtime-suspend", len);
+		} else if (gmux_runpm_nodrv_sibling_why(rp, why, len)) {
+			/* named */
 		} else {
 			strscpy(why,
 				"its driver keeps the discrete GPU active (in use, a display lit)",
