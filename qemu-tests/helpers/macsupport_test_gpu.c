@@ -214,6 +214,10 @@ module_param(boot_vga, charp, 0444);
 MODULE_PARM_DESC(boot_vga, "dis: make the dGPU stand-in the kernel's boot VGA device (a Mac booted on the dGPU); default: leave the firmware's");
 
 static int autosuspend_ms = 500;
+static int fail_probe;
+module_param(fail_probe, int, 0644);
+MODULE_PARM_DESC(fail_probe, "A negative errno: the dGPU's probe fails with it after the PCI core has resumed the device, as amdgpu without its firmware or nouveau on an unknown chip (0: probe normally)");
+
 module_param(autosuspend_ms, int, 0444);
 MODULE_PARM_DESC(autosuspend_ms, "Autosuspend delay of the dGPU and its audio function (ms)");
 
@@ -1120,6 +1124,12 @@ static int test_gpu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		test_gpu_count_defer(pdev);
 		dev_info(&pdev->dev, "TEST ONLY: vga_switcheroo says defer\n");
 		return -EPROBE_DEFER;
+	}
+
+	if (READ_ONCE(fail_probe) < 0 && !test_gpu_is_igd(pdev)) {
+		dev_info(&pdev->dev, "TEST ONLY: the probe fails (%d), as a real driver's can\n",
+			 READ_ONCE(fail_probe));
+		return READ_ONCE(fail_probe);
 	}
 
 	gpu = devm_kzalloc(&pdev->dev, sizeof(*gpu), GFP_KERNEL);

@@ -164,7 +164,7 @@ if [ "$(gst switcheroo_client)" = 1 ]; then
 	   [ "$(runpm_of "$D" baco_enter_cold)" = 0 ] && [ "$(runpm_of "$D" baco_failures)" = 0 ] &&
 	   [ "$(gst unpowered)" = 0 ] && [ "$(gst gpu_state)" = on ] &&
 	   case "$reason" in amdgpu:*BACO*) true ;; *) false ;; esac &&
-	   dmesg_since amdgpu-off | grep -q 'OFF of the dGPU .* refused'; then
+	   { [ "$ref0" != 0 ] || dmesg_since amdgpu-off | grep -q 'OFF of the dGPU .* refused'; }; then
 		pass apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "OFF: the driver's OFF ran (D3hot), the gmux refused the cut (chip powered, cuts $offs0 -> $(gmux-simctl get dgpu_offs)); then BACO enter and exit on a powered chip ($cyc); ON resumed it; stay_on_reason '$reason'"
 	else
 		fail apple_gmux_ng runpm-amdgpu-switcheroo-off-refused "after OFF: gpu_state '$off_st', dgpu_on $on_after, BACO cycle '$cyc'; $(astate)"

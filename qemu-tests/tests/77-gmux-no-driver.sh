@@ -205,6 +205,22 @@ if [ -n "$A" ]; then
 	echo macsupport_no_driver > "/sys/bus/pci/devices/$A/driver_override"
 fi
 
+# A GPU driver whose probe fails (amdgpu without firmware-amd-graphics,
+# nouveau on a chip it does not know): the driver core powered the slot for
+# the probe and gave the functions back; at DRIVER_NOT_BOUND the gmux takes
+# them again (the driver pointer is still set then), and cuts.
+echo -19 > /sys/module/macsupport_test_gpu/parameters/fail_probe
+echo > "/sys/bus/pci/devices/$D/driver_override"
+echo "$D" > /sys/bus/pci/drivers/macsupport_test_gpu/bind 2> /dev/null
+echo 0 > /sys/module/macsupport_test_gpu/parameters/fail_probe
+echo macsupport_no_driver > "/sys/bus/pci/devices/$D/driver_override"
+if [ -z "$(pci_driver "$D")" ] && t=$(off_within 15) && [ "$(pm_of "$D" power/control)" = auto ] &&
+   [ "$(unpowered)" = 0 ]; then
+	pass apple_gmux_ng nodrv-failed-probe-cut "a GPU driver's probe failed (-ENODEV): taken again, cut ${t} s later (power/control $(pm_of "$D" power/control))"
+else
+	fail apple_gmux_ng nodrv-failed-probe-cut "driver '$(pci_driver "$D")'; $(state)"
+fi
+
 # The GPU's driver binds later (the owner loads it by hand): the driver
 # core powers the slot before the probe, which finds the dGPU powered and
 # answering; the slot is then its driver's (nouveau runpm=1's place).

@@ -5,6 +5,7 @@
  * Copyright (C) 2026 The macsupport developers
  */
 
+#include <linux/acpi.h>
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -13,6 +14,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/suspend.h>
+#include <linux/vgaarb.h>
 #include <linux/wait.h>
 #include <linux/slab.h>
 
@@ -71,7 +73,10 @@
  * function is D3cold to the PCI core, whose pci_pm_prepare() then lets it
  * take the direct-complete path (pci_target_state() is D3cold for a
  * device in D3cold that the platform does not power-manage, and the GFX0
- * of MacBookPro8,2, 10,1, 11,3, 13,3 and 15,1 has no _PSx or _PRx). A
+ * of MacBookPro8,2, 10,1, 11,3, 13,3 and 15,1 has no _PSx or _PRx; a
+ * function whose ACPI companion the platform does power-manage is never
+ * taken, nor the boot VGA device, whose memory efifb or simpledrm may
+ * still scan out of; see gmux_runpm_nodrv_wanted()). A
  * hibernation would save and restore the config space of a function
  * without a driver in its noirq phases, runtime suspended or not: the
  * driver resumes such functions for it (a PM notifier) and lets them go
@@ -425,6 +430,11 @@ static int gmux_dgpu_power_on(struct apple_gmux_ng *gmux)
 	 * without a driver here, once it answers, as gmux_power.c does when
 	 * it powers one for a sleep; with a driver, the PCI core runs them
 	 * when it resumes function 0, before function 1 (its consumer).
+	 * Here they run before the PCI core restores function 0 (its
+	 * runtime resume comes after its supplier's, this one): in 6.1 the
+	 * resume_early fixups that match a dGPU of a Mac are NVIDIA's
+	 * quirk_nvidia_hda and nv_msi_ht_cap_quirk_leaf, both config-space
+	 * only; none matches an AMD one.
 	 */
 	if (rp->dgpu && !READ_ONCE(rp->dgpu->dev.driver))
 		pci_fixup_device(pci_fixup_resume_early, rp->dgpu);
@@ -615,19 +625,41 @@ static u32 gmux_runpm_link_flags(struct device *dev)
 	       (pm_runtime_status_suspended(dev) ? 0 : DL_FLAG_RPM_ACTIVE);
 }
 
+/* @f's driver, NULL for @leaving (at BUS_NOTIFY_DRIVER_NOT_BOUND, still set) */
+static struct device_driver *gmux_runpm_drv(struct pci_dev *f, struct pci_dev *leaving)
+{
+	return f == leaving ? NULL : READ_ONCE(f->dev.driver);
+}
+
 /*
  * Is @f a function to take (gmux_runpm_nodrv_take()): without a driver, in
- * a slot whose GPU has none either? Under a GPU driver, vga_switcheroo may
- * cut the power without runtime PM (its OFF): a driverless function taken
- * then would runtime-suspend later and have the PCI core save its state
- * from a chip without power. Such a function stays as the PCI core left
- * it, and keeps the power on ("has no driver, and its power/control is
- * on"), as before. rp->link_lock held.
+ * a slot whose GPU has none either, linked to the switch? Not under a GPU
+ * driver: vga_switcheroo may cut the power without runtime PM (its OFF), and
+ * a driverless function taken then would runtime-suspend later and have the
+ * PCI core save its state from a chip without power; such a function stays
+ * as the PCI core left it and keeps the power on ("has no driver, and its
+ * power/control is on"). Not the boot VGA device: efifb or simpledrm may
+ * scan out of its memory with no PCI driver bound (a Mac booted on the
+ * dGPU). Not a function the platform power-manages (an ACPI _PSx/_PRx): a
+ * system suspend takes the direct-complete path past a cut function only
+ * where it does not (pci_target_state()), else the PCI core would save its
+ * config space from a chip without power. @leaving: a function whose driver
+ * is going (its pointer still set), or NULL. rp->link_lock held.
  */
-static bool gmux_runpm_nodrv_wanted(struct gmux_runpm *rp, struct pci_dev *f)
+static bool gmux_runpm_nodrv_wanted(struct gmux_runpm *rp, struct pci_dev *f,
+				    struct pci_dev *leaving)
 {
-	return dgpu_no_driver_off && rp->dgpu && !READ_ONCE(f->dev.driver) &&
-	       !READ_ONCE(rp->dgpu->dev.driver);
+	unsigned int fn = PCI_FUNC(f->devfn);
+	struct acpi_device *adev = ACPI_COMPANION(&f->dev);
+
+	if (!dgpu_no_driver_off || !rp->dgpu || gmux_runpm_drv(f, leaving) ||
+	    gmux_runpm_drv(rp->dgpu, leaving))
+		return false;
+	if (f == rp->dgpu ? !rp->link : !rp->sibling_link[fn])
+		return false;
+	if (vga_default_device() == rp->dgpu)
+		return false;
+	return !(adev && acpi_device_power_manageable(adev));
 }
 
 /*
@@ -637,14 +669,12 @@ static bool gmux_runpm_nodrv_wanted(struct gmux_runpm *rp, struct pci_dev *f)
  * with rp->link_lock held. A driver binding meanwhile waits in the PCI
  * notifier (BUS_NOTIFY_BIND_DRIVER) for the lock, and gives it back then.
  */
-static void gmux_runpm_nodrv_take(struct gmux_runpm *rp, struct pci_dev *f)
+static void gmux_runpm_nodrv_take_now(struct gmux_runpm *rp, struct pci_dev *f)
 {
 	struct gmux_runpm_nodrv *nd = &rp->nodrv[PCI_FUNC(f->devfn)];
 	struct device *dev = &f->dev;
 
 	lockdep_assert_held(&rp->link_lock);
-	if (nd->taken || !gmux_runpm_nodrv_wanted(rp, f))
-		return;
 	nd->taken = true;
 	spin_lock_irq(&dev->power.lock);
 	nd->was_forbidden = !dev->power.runtime_auto;
@@ -657,6 +687,13 @@ static void gmux_runpm_nodrv_take(struct gmux_runpm *rp, struct pci_dev *f)
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_allow(dev);
 	dev_dbg(dev, "no driver: runtime PM allowed, so that apple_gmux_ng can cut it when unused\n");
+}
+
+static void gmux_runpm_nodrv_take(struct gmux_runpm *rp, struct pci_dev *f)
+{
+	lockdep_assert_held(&rp->link_lock);
+	if (!rp->nodrv[PCI_FUNC(f->devfn)].taken && gmux_runpm_nodrv_wanted(rp, f, NULL))
+		gmux_runpm_nodrv_take_now(rp, f);
 }
 
 /*
@@ -701,9 +738,10 @@ static bool gmux_runpm_is_linked(struct gmux_runpm *rp, struct pci_dev *pdev)
 /*
  * Take what gmux_runpm_nodrv_wanted() wants, give back the rest: after
  * dgpu_no_driver_off changed, or a driver bound or left a function of the
- * slot. rp->link_lock held.
+ * slot (@leaving: the function whose driver is going, or NULL).
+ * rp->link_lock held.
  */
-static void gmux_runpm_nodrv_update(struct gmux_runpm *rp)
+static void gmux_runpm_nodrv_update(struct gmux_runpm *rp, struct pci_dev *leaving)
 {
 	struct pci_dev *f;
 	unsigned int fn;
@@ -713,10 +751,10 @@ static void gmux_runpm_nodrv_update(struct gmux_runpm *rp)
 		f = gmux_runpm_fn(rp, fn);
 		if (!f)
 			continue;
-		if (gmux_runpm_nodrv_wanted(rp, f))
-			gmux_runpm_nodrv_take(rp, f);
-		else
+		if (!gmux_runpm_nodrv_wanted(rp, f, leaving))
 			gmux_runpm_nodrv_give(rp, f);
+		else if (!rp->nodrv[fn].taken)
+			gmux_runpm_nodrv_take_now(rp, f);
 	}
 }
 
@@ -726,7 +764,7 @@ static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux)
 	struct gmux_runpm *rp = &gmux->runpm;
 
 	mutex_lock(&rp->link_lock);
-	gmux_runpm_nodrv_update(rp);
+	gmux_runpm_nodrv_update(rp, NULL);
 	mutex_unlock(&rp->link_lock);
 }
 
@@ -784,10 +822,10 @@ static void gmux_runpm_unlink_sibling(struct apple_gmux_ng *gmux, unsigned int f
 	lockdep_assert_held(&rp->link_lock);
 	if (!f)
 		return;
+	gmux_runpm_nodrv_give(rp, f);
 	if (rp->sibling_link[fn]) {
 		gmux_runpm_clear_error(&f->dev);
 		gmux_runpm_hold(gmux, &f->dev);
-		gmux_runpm_nodrv_give(rp, f);
 		device_link_del(rp->sibling_link[fn]);
 		pm_runtime_put(&f->dev);
 		rp->sibling_link[fn] = NULL;
@@ -811,6 +849,7 @@ static bool gmux_runpm_is_sibling(struct gmux_runpm *rp, struct pci_dev *pdev)
 static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 {
 	struct gmux_runpm *rp = &gmux->runpm;
+	struct device_driver *drv;
 	struct device_link *link;
 	const char *note = "";
 
@@ -834,17 +873,19 @@ static void gmux_runpm_link(struct apple_gmux_ng *gmux, struct pci_dev *dgpu)
 		rp->link = link;
 		gmux_power_link_found(gmux, dgpu);
 		gmux_runpm_link_siblings(gmux, dgpu);
-		if (dgpu->dev.driver && dgpu_autosuspend_ms >= 0)
+		drv = READ_ONCE(dgpu->dev.driver);
+		if (drv && dgpu_autosuspend_ms >= 0)
 			pm_runtime_set_autosuspend_delay(&dgpu->dev, dgpu_autosuspend_ms);
 		gmux_runpm_nodrv_take(rp, dgpu);
 		if (!dgpu_runtime_off)
 			note = " (off: dgpu_runtime_off=0)";
-		else if (!dgpu->dev.driver)
-			note = dgpu_no_driver_off ? " (no driver: cut when unused)" :
-			       " (no driver: kept on, dgpu_no_driver_off=0)";
+		else if (!drv)
+			note = !dgpu_no_driver_off ? " (no driver: kept on, dgpu_no_driver_off=0)" :
+			       rp->nodrv[PCI_FUNC(dgpu->devfn)].taken ?
+			       " (no driver: cut when unused)" :
+			       " (no driver: kept on, see stay_on_reason)";
 		dev_info(&gmux->pnp->dev, "dGPU %s%s%s: power cut through the gmux when it runtime-suspends%s\n",
-			 pci_name(dgpu), dgpu->dev.driver ? " bound to " : "",
-			 dgpu->dev.driver ? dgpu->dev.driver->name : "", note);
+			 pci_name(dgpu), drv ? " bound to " : "", drv ? drv->name : "", note);
 	}
 	pm_runtime_mark_last_busy(&dgpu->dev);
 	pm_runtime_put_autosuspend(&dgpu->dev);
@@ -919,15 +960,20 @@ static int gmux_runpm_pci_notify(struct notifier_block *nb, unsigned long action
 		 */
 		mutex_lock(&rp->link_lock);
 		if (gmux_runpm_is_linked(rp, pdev))
-			gmux_runpm_nodrv_update(rp);
+			gmux_runpm_nodrv_update(rp, NULL);
 		mutex_unlock(&rp->link_lock);
 		break;
 	case BUS_NOTIFY_DRIVER_NOT_BOUND:
 	case BUS_NOTIFY_UNBOUND_DRIVER:
-		/* without a driver again (a failed or deferred probe, an unbind) */
+		/*
+		 * Without a driver again (a failed or deferred probe, an
+		 * unbind). At DRIVER_NOT_BOUND the driver core has not yet
+		 * cleared pdev's driver pointer (really_probe() notifies
+		 * before device_unbind_cleanup()): it is taken for gone.
+		 */
 		mutex_lock(&rp->link_lock);
 		if (!rp->dying && gmux_runpm_is_linked(rp, pdev))
-			gmux_runpm_nodrv_update(rp);
+			gmux_runpm_nodrv_update(rp, pdev);
 		mutex_unlock(&rp->link_lock);
 		break;
 	case BUS_NOTIFY_BOUND_DRIVER:

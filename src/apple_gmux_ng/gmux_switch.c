@@ -195,8 +195,9 @@ static int gmux_vga_power_state(enum vga_switcheroo_client_id id,
 			mutex_lock(&gmux->sw.lock);
 			gmux->sw.off_refused++;
 			mutex_unlock(&gmux->sw.lock);
-			dev_info(&gmux->pnp->dev, "vga_switcheroo OFF of the dGPU %s refused: amdgpu's runtime PM enters and leaves BACO through the chip, which needs its power; it stays powered (D3hot)\n",
-				 pci_name(keep));
+			/* counted in debugfs; logged once (every switch to the IGD asks) */
+			dev_info_once(&gmux->pnp->dev, "vga_switcheroo OFF of the dGPU %s refused: amdgpu's runtime PM enters and leaves BACO through the chip, which needs its power; it stays powered (D3hot)\n",
+				      pci_name(keep));
 			pci_dev_put(keep);
 			return -EBUSY;
 		}
