@@ -328,7 +328,7 @@ profile_load()
 	[ -r "$dir/profile" ] || die "no profile '$1' (see qemu-tests/profiles/)"
 	DESC= FIRMWARE=ovmf MACHINE=q35 SMBIOS=() ACPI=() QEMU_ARGS=() SIMULATOR=
 	APPLE_PROPS= APPLE_NVRAM_PROPS= KCMDLINE_EXTRA= SMP_MAXCPUS=
-	CHECK_FULL_ONLY= CHECK_FULL_ONLY_WHY=
+	CHECK_FULL_ONLY= CHECK_FULL_ONLY_WHY= SPLIT_BOOT=
 	# shellcheck source=/dev/null
 	. "$dir/profile"
 	PROFILE=$1
@@ -841,14 +841,15 @@ boot_profile()
 		echo "$rc" > "$work/status"
 		host_agent_stop "$work"
 		sim_stop "$work"
-		# The firmware calls of a profile's shared boot, and of an own
-		# boot whose test asks for it ("# harness: replay"), replayed on
+		# The firmware calls of a profile's shared boot (and of the
+		# boots its SPLIT_BOOT splits off), and of an own boot whose
+		# test asks for it ("# harness: replay"), replayed on
 		# the Mac's real tables while the other boots run (report_boot
 		# waits). Not the other own boots: their kernel arguments may
 		# take the tables where the replay does not follow
 		# (acpi_osi=!Darwin, acpi_no_static_ssdt).
 		if [ -e "$PROFILE_DIR/replay.map" ] &&
-		   { [ "$label" = "$name" ] ||
+		   { [ "$label" = "$name" ] || [[ " ${SPLIT_BOOT:-} " == *" $tests "* ]] ||
 		     grep -q '^# harness: replay$' "$HARNESS_DIR/tests/$tests" 2>/dev/null; }; then
 			: > "$work/replay.wanted"
 			replay_boot "$work" "${ACPI[@]}" &
