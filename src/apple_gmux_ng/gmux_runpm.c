@@ -118,38 +118,13 @@ static LIST_HEAD(gmux_runpm_list);
 
 static bool dgpu_runtime_off = true;
 
-/* A cut refused while it was off is not retried by itself: ask again. */
-static int gmux_param_set_runtime_off(const char *val, const struct kernel_param *kp)
-{
-	struct gmux_runpm *rp;
-	int ret;
-
-	ret = param_set_bool(val, kp);
-	if (ret)
-		return ret;
-	mutex_lock(&gmux_runpm_list_lock);
-	list_for_each_entry(rp, &gmux_runpm_list, node)
-		pm_request_idle(rp->power_dev);
-	mutex_unlock(&gmux_runpm_list_lock);
-	return 0;
-}
-
-static const struct kernel_param_ops gmux_runtime_off_ops = {
-	.set	= gmux_param_set_runtime_off,
-	.get	= param_get_bool,
-};
-
-module_param_cb(dgpu_runtime_off, &gmux_runtime_off_ops, &dgpu_runtime_off, 0644);
-__MODULE_PARM_TYPE(dgpu_runtime_off, "bool");
-MODULE_PARM_DESC(dgpu_runtime_off,
-		 "Cut the discrete GPU's power when its driver runtime-suspends it and the panel is on the integrated GPU (default: on)");
-
-static bool dgpu_no_driver_off = true;
-
 static void gmux_runpm_nodrv_sync(struct apple_gmux_ng *gmux);
 
-/* Take or give back the functions without a driver, then ask again. */
-static int gmux_param_set_no_driver_off(const char *val, const struct kernel_param *kp)
+/*
+ * dgpu_runtime_off and dgpu_no_driver_off: take or give back the functions
+ * without a driver, and ask again (a refused cut is not retried by itself).
+ */
+static int gmux_param_set_runtime_off(const char *val, const struct kernel_param *kp)
 {
 	struct gmux_runpm *rp;
 	int ret;
@@ -166,8 +141,20 @@ static int gmux_param_set_no_driver_off(const char *val, const struct kernel_par
 	return 0;
 }
 
+static const struct kernel_param_ops gmux_runtime_off_ops = {
+	.set	= gmux_param_set_runtime_off,
+	.get	= param_get_bool,
+};
+
+module_param_cb(dgpu_runtime_off, &gmux_runtime_off_ops, &dgpu_runtime_off, 0644);
+__MODULE_PARM_TYPE(dgpu_runtime_off, "bool");
+MODULE_PARM_DESC(dgpu_runtime_off,
+		 "Cut the discrete GPU's power when its driver runtime-suspends it and the panel is on the integrated GPU (default: on)");
+
+static bool dgpu_no_driver_off = true;
+
 static const struct kernel_param_ops gmux_no_driver_off_ops = {
-	.set	= gmux_param_set_no_driver_off,
+	.set	= gmux_param_set_runtime_off,
 	.get	= param_get_bool,
 };
 
