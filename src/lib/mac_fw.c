@@ -39,9 +39,9 @@
  *   by TRPE alone (MacPro7,1, whose RTPC is a stub).
  * - What the quirk table names for the model: a masked GPE (a method
  *   _Lxx/_Exx in \_GPE, a _PRW naming it, or the _GPE of a device: an
- *   embedded controller's SCI, MacBookPro12,1's 0x4E), the devices whose wake-up is
- *   turned off (each a device with a _PRW), and on Cactus Ridge the
- *   SXIO/SXFP/SXLV methods the kernel's quirk looks up.
+ *   embedded controller's SCI, MacBookPro12,1's 0x4E), the devices whose
+ *   wake-up is turned off (each a device with a _PRW), and on Cactus Ridge
+ *   the SXIO/SXFP/SXLV methods the kernel's quirk looks up.
  *
  * Each is compared with the model table's row: a difference is one line
  * that names the model, what the table says and what the firmware
@@ -577,7 +577,8 @@ static void mac_fw_check_gmux(struct mac_fw *fw)
 	case MAC_GMUX_CLASSIC:
 	case MAC_GMUX_INDEXED:
 		if (g->res != MAC_FW_RES_IO)
-			why = kind == MAC_GMUX_CLASSIC ? "classic (I/O ports)" : "indexed (I/O ports)";
+			why = kind == MAC_GMUX_CLASSIC ? "classic (I/O ports)" :
+							 "indexed (I/O ports)";
 		break;
 	case MAC_GMUX_T2:
 		if (g->res != MAC_FW_RES_MMIO)
@@ -599,6 +600,10 @@ static void mac_fw_check_gmux(struct mac_fw *fw)
 	mac_fw_cat(line, ", the firmware declares ");
 	mac_fw_gmux_text(g, line);
 }
+
+/* as tb_macpm's TB_STAY_ON_TB3_TRPE and TB_STAY_ON_TB3_STUB say it */
+#define MAC_FW_STAY_ON_TRPE \
+	"Thunderbolt 3 with a level plug GPE (Alpine Ridge) without working RTPC votes: TRPE only is not done"
 
 /* The generations whose methods these are, one bit per enum mac_tb_gen. */
 #define MAC_FW_GEN(g)	(1U << (g))
@@ -646,7 +651,7 @@ static void mac_fw_tb_kind(struct mac_fw_tb *t)
 	else if (t->plug.level && strcmp(t->mechanism, "TRPE"))
 		t->stay_on = NULL;
 	else if (t->plug.level)
-		t->stay_on = "Thunderbolt 3 with a level plug GPE (Alpine Ridge) without working RTPC votes: TRPE only is not done";
+		t->stay_on = MAC_FW_STAY_ON_TRPE;
 }
 
 static void mac_fw_find_tb(struct mac_fw *fw)
