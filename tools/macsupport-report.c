@@ -1371,7 +1371,8 @@ static void fw_text(void)
 				    "not in the model table: the firmware alone");
 	else
 		snprintf(buf, sizeof(buf), "none%s: the firmware alone",
-			 fwr.model_from ? " that parses" : " given (--model)");
+			 fwr.model_from ? " that parses" :
+			 fwr.dir ? " given (--model)" : " (DMI names no Mac)");
 	field("model:", buf);
 
 	g = &fw->gmux;
