@@ -118,7 +118,8 @@ style:
 docs:
 	scripts/docs
 
-# The apple_props parser under libFuzzer, ASan and UBSan (FUZZ_SECONDS, default 60).
+# The apple_props parser, then the ACPI table reader of macsupport-report
+# --firmware, under libFuzzer, ASan and UBSan (FUZZ_SECONDS each, default 60).
 fuzz:
 	$(MAKE) -C src/lib/tests fuzz
 

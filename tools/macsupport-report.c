@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "macsupport/mac_model.h"
+#include "macsupport/mac_fw.h"
 
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
@@ -42,6 +43,7 @@
 #define GMUX_BL_DIR	"/sys/class/backlight/gmux_backlight"
 #define TB_CLASS_DIR	"/sys/class/tb_macpm"
 #define PCI_DEV_DIR	"/sys/bus/pci/devices"
+#define ACPI_TABLES_DIR	"/sys/firmware/acpi/tables"	/* --firmware */
 
 /* Exit statuses; when several hold, the first in this order wins: 1, 2, 4, 3. */
 enum {
@@ -50,6 +52,7 @@ enum {
 	EXIT_NOT_APPLE = 2,	/* not an Apple machine */
 	EXIT_UNKNOWN_MODEL = 3,	/* a Mac the model table does not know */
 	EXIT_ACTION = 4,	/* a quirk is cannot-apply or failed */
+	EXIT_FW_DIFFERS = 5,	/* --firmware DIR: the tables differ from the model table */
 };
 
 #define STR_LEN		256	/* DMI strings, attribute values */
@@ -175,7 +178,8 @@ enum { MOD_GMUX, MOD_PROPS, MOD_TB, MOD_QUIRKS };
 static void print_help(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--json] [--root DIR]\n"
+		"usage: %s [--json] [--root DIR] [--firmware [--model ID]]\n"
+		"       %s --firmware DIR [--model ID] [--json]\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Reports what the macsupport bundle does on this machine: the Mac model\n"
@@ -188,13 +192,20 @@ static void print_help(FILE *f)
 		"  --json       one JSON object (schema: " SCHEMA_FILE ",\n"
 		"               schema_version %d)\n"
 		"  --root DIR   read DIR/sys and DIR/proc instead of /sys and /proc (testing)\n"
+		"  --firmware [DIR]  check the ACPI tables against the model table: this\n"
+		"               machine's (" ACPI_TABLES_DIR ", as root) in the\n"
+		"               report, or alone those of DIR (DSDT.aml, SSDT*.aml,\n"
+		"               or DIR/aml/ of a dump), the model from DIR's name\n"
+		"  --model ID   the model to compare the tables with (e.g. MacBookPro11,3)\n"
 		"  --version    print the version\n"
 		"\n"
 		"Exit status: 0 a known Mac and no quirk needs action; 1 usage or internal\n"
 		"error; 2 not an Apple machine; 3 a Mac the model table does not know;\n"
 		"4 a quirk cannot be applied or failed (the report says what to do).\n"
-		"When several hold: 1 before 2 before 4 before 3.\n",
-		prog, prog, SCHEMA_VERSION);
+		"When several hold: 1 before 2 before 4 before 3. With --firmware DIR:\n"
+		"0 the tables agree with the model table, 1 a table is refused or missing,\n"
+		"3 a model the table does not know, 5 the tables differ.\n",
+		prog, prog, prog, SCHEMA_VERSION);
 }
 
 static int errorf(int status, const char *fmt, ...)
@@ -1025,6 +1036,520 @@ static void json_model(const struct report *r)
 	jclose('}');
 }
 
+/* --- the firmware check (--firmware) ------------------------------------ */
+
+/*
+ * The machine's ACPI tables (root only), or a dump folder's DSDT.aml and
+ * SSDT*.aml, read by src/lib/mac_fw.c and compared with the model table.
+ * Kept apart from the rest of the report: it reads files, not sysfs
+ * attributes, and only when asked.
+ */
+#define FW_MAX_FILE	(16 << 20)	/* no DSDT comes near */
+
+static void field(const char *label, const char *v);
+#define FW_MAX_ERRORS	MAC_FW_MAX_TABLES
+
+struct fw_table {
+	char file[NAME_LEN];
+	char sig[5];
+	long length;			/* the header's Length, -1 without a header */
+	const char *error;		/* why it was refused, or NULL */
+	size_t offset;
+};
+
+static struct {
+	bool want;			/* --firmware */
+	const char *dir;		/* its DIR, or NULL: this machine's tables */
+	const char *model_opt;		/* --model */
+	char source[PATH_MAX];
+	const char *model_from;		/* "dmi", "option", "folder name" */
+	char model[MAC_MODEL_FAMILY_MAX + 16];	/* "" if none */
+	const struct mac_model_info *info;
+	const char *error;		/* the tables could not be listed */
+	int ntables;
+	struct fw_table tables[MAC_FW_MAX_TABLES];
+	struct mac_fw_error errs[MAC_FW_MAX_TABLES];
+	int nbad;
+	struct mac_fw *fw;
+	u8 *bufs[MAC_FW_MAX_TABLES];
+} fwr;
+
+/* fw_is_table() - a name the tool reads: DSDT and SSDT files */
+static bool fw_is_table(const char *name, bool dump)
+{
+	size_t n = strlen(name);
+
+	if (!dump)	/* sysfs: DSDT, SSDT1, SSDT2, ... */
+		return !strcmp(name, "DSDT") || !strncmp(name, "SSDT", 4);
+	return n > 4 && (!strncasecmp(name, "DSDT", 4) || !strncasecmp(name, "SSDT", 4)) &&
+	       !strcasecmp(name + n - 4, ".aml");
+}
+
+/* fw_read_file() - a whole regular file, at most FW_MAX_FILE bytes */
+static u8 *fw_read_file(const char *path, size_t *len, const char **error)
+{
+	struct stat st;
+	size_t got = 0, size = 65536;
+	u8 *buf = NULL, *nbuf;
+	ssize_t r;
+	int fd;
+
+	*error = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		*error = errno == EACCES || errno == EPERM ?
+			 "cannot be read: permission denied (run as root)" : "cannot be opened";
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		*error = "not a regular file";
+		return NULL;
+	}
+	/* sysfs gives the size of a table file; read until the end anyway */
+	for (;;) {
+		if (!buf || got == size) {
+			if (buf)
+				size *= 2;
+			if (size > FW_MAX_FILE + 1)
+				size = FW_MAX_FILE + 1;
+			nbuf = realloc(buf, size);
+			if (!nbuf) {
+				*error = "out of memory";
+				break;
+			}
+			buf = nbuf;
+		}
+		r = read(fd, buf + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*error = errno == EACCES || errno == EPERM ?
+				 "cannot be read: permission denied (run as root)" :
+				 "cannot be read";
+			break;
+		}
+		if (!r)
+			break;
+		got += r;
+		if (got > FW_MAX_FILE) {
+			*error = "larger than 16 MiB: not an ACPI table";
+			break;
+		}
+	}
+	close(fd);
+	if (*error) {
+		free(buf);
+		return NULL;
+	}
+	*len = got;
+	return buf;
+}
+
+/* fw_model() - the model compared with: --model, the folder's name, DMI */
+static void fw_model(const struct report *r)
+{
+	struct mac_model_id id;
+	char name[PATH_MAX];
+	const char *s = NULL;
+	size_t n;
+
+	if (fwr.model_opt) {
+		s = fwr.model_opt;
+		fwr.model_from = "option";
+	} else if (fwr.dir) {
+		/* ".../MacBookPro11,3" or ".../MacBookPro11,3/aml" */
+		copy_str(name, sizeof(name), fwr.dir);
+		n = strlen(name);
+		while (n > 1 && name[n - 1] == '/')
+			name[--n] = 0;
+		s = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		if (!strcmp(s, "aml") && s > name + 1) {
+			name[s - name - 1] = 0;
+			s = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		}
+		fwr.model_from = "folder name";
+	} else if (r->apple && r->product.ok) {
+		s = trim_left(r->product.s);
+		fwr.model_from = "dmi";
+	}
+	fwr.model[0] = 0;
+	fwr.info = NULL;
+	if (!s || mac_model_parse(s, &id))
+		return;
+	snprintf(fwr.model, sizeof(fwr.model), "%s%u,%u", id.family, id.major, id.minor);
+	fwr.info = mac_model_lookup(&id);
+}
+
+static int fw_cmp_tables(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+
+	/* DSDT first, then the SSDTs in the firmware's order (SSDT2 before SSDT10) */
+	if (!strncasecmp(x, "DSDT", 4) != !strncasecmp(y, "DSDT", 4))
+		return strncasecmp(x, "DSDT", 4) ? 1 : -1;
+	return strverscmp(x, y);
+}
+
+/* fw_load() - list, read and add every table; Return: 0, or -1 if none could be listed */
+static int fw_load(void)
+{
+	static char names[MAC_FW_MAX_TABLES * 2][NAME_LEN];
+	char dirs[2][PATH_MAX];
+	int ndirs = 0, d, i, n;
+
+	fwr.fw = calloc(1, sizeof(*fwr.fw));
+	if (!fwr.fw) {
+		fwr.error = "out of memory";
+		return -1;
+	}
+	mac_fw_init(fwr.fw);
+	if (fwr.dir) {
+		/* a MAC_DUMPS folder keeps its tables in aml/ */
+		snprintf(fwr.source, sizeof(fwr.source), "%s", fwr.dir);
+		if (snprintf(dirs[0], sizeof(dirs[0]), "%s/aml", fwr.dir) < (int)sizeof(dirs[0]) &&
+		    !is_dir(dirs[0]))
+			snprintf(dirs[0], sizeof(dirs[0]), "%s", fwr.dir);
+		ndirs = 1;
+	} else {
+		snprintf(fwr.source, sizeof(fwr.source), "%s", ACPI_TABLES_DIR);
+		if (path_of(dirs[0], sizeof(dirs[0]), ACPI_TABLES_DIR) ||
+		    path_of(dirs[1], sizeof(dirs[1]), ACPI_TABLES_DIR "/dynamic")) {
+			fwr.error = "path too long";
+			return -1;
+		}
+		ndirs = is_dir(dirs[1]) ? 2 : 1;
+	}
+	for (d = 0; d < ndirs; d++) {
+		n = list_dir(dirs[d], names, ARRAY_SIZE(names), false);
+		if (n < 0 && d == 0) {
+			fwr.error = n == -EACCES ? "cannot be listed: permission denied" :
+				    "no such folder, or it cannot be listed";
+			return -1;
+		}
+		if (n > (int)ARRAY_SIZE(names))
+			n = ARRAY_SIZE(names);
+		qsort(names, n < 0 ? 0 : n, sizeof(*names), fw_cmp_tables);
+		for (i = 0; i < n; i++) {
+			struct fw_table *t;
+			char path[PATH_MAX];
+			const char *error;
+			size_t len = 0;
+			u8 *buf;
+
+			if (!fw_is_table(names[i], fwr.dir))
+				continue;
+			if (fwr.ntables == MAC_FW_MAX_TABLES)
+				break;
+			t = &fwr.tables[fwr.ntables];
+			memset(t, 0, sizeof(*t));
+			snprintf(t->file, sizeof(t->file), "%s%s", d ? "dynamic/" : "", names[i]);
+			t->length = -1;
+			if (snprintf(path, sizeof(path), "%s/%s", dirs[d], names[i]) >=
+			    (int)sizeof(path))
+				continue;
+			fwr.ntables++;
+			buf = fw_read_file(path, &len, &error);
+			if (!buf) {
+				t->error = error;
+				fwr.nbad++;
+				continue;
+			}
+			fwr.bufs[fwr.ntables - 1] = buf;
+			if (len >= 8) {
+				memcpy(t->sig, buf, 4);
+				t->length = (long)buf[4] | (long)buf[5] << 8 | (long)buf[6] << 16 |
+					    (long)buf[7] << 24;
+			}
+			if (mac_fw_add_table(fwr.fw, buf, len, &fwr.errs[fwr.ntables - 1])) {
+				t->error = fwr.errs[fwr.ntables - 1].msg;
+				t->offset = fwr.errs[fwr.ntables - 1].offset;
+				fwr.nbad++;
+			}
+		}
+	}
+	if (!fwr.ntables) {
+		fwr.error = "no DSDT or SSDT in it";
+		return -1;
+	}
+	return 0;
+}
+
+/* fw_run() - the check; Return: the exit status of --firmware DIR */
+static int fw_run(const struct report *r)
+{
+	fw_model(r);
+	if (fw_load())
+		return EXIT_ERROR;
+	mac_fw_finish(fwr.fw, fwr.info, fwr.model[0] ? fwr.model : NULL);
+	if (fwr.nbad)
+		return EXIT_ERROR;
+	if (fwr.fw->ndiffs)
+		return EXIT_FW_DIFFERS;
+	return fwr.info ? EXIT_OK : EXIT_UNKNOWN_MODEL;
+}
+
+static void fw_free(void)
+{
+	int i;
+
+	for (i = 0; i < fwr.ntables; i++)
+		free(fwr.bufs[i]);
+	free(fwr.fw);
+}
+
+static const char *fw_status(void)
+{
+	if (fwr.error || fwr.nbad)
+		return "error";
+	if (fwr.fw->ndiffs)
+		return "differs";
+	return fwr.info ? "agrees" : "unknown-model";
+}
+
+static void fw_methods(const struct mac_fw_tb *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s%s", t->xrpe ? " XRPE" : "", t->trpe ? " TRPE" : "",
+		 t->xril ? " XRIL" : "", t->has_xrin ? " XRIN" : "", t->sxfp ? " SXFP" : "",
+		 t->sxio_sxlv ? " SXIO SXLV" : "",
+		 t->rtpc ? (t->rtpc_writes ? " RTPC" : " RTPC(stub)") : "");
+}
+
+static void fw_plug_text(const struct mac_fw_tb *t, char *buf, size_t len)
+{
+	if (t->mechanism && t->xril && t->has_xrin)
+		snprintf(buf, len, "GPE 0x%02x (XRIN)", t->xrin);
+	else if (t->nplug < 0)
+		snprintf(buf, len, "unknown: an SSDT could not be walked");
+	else if (t->nplug != 1)
+		snprintf(buf, len, "none: %d GPE methods in %s's scope", t->nplug,
+			 t->rp[0] ? t->rp : "the root port");
+	else if (t->plug.pad)
+		snprintf(buf, len, "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope), flips pad 0x%08x",
+			 t->plug.gpe, t->plug.level ? "level" : "edge", t->plug.level ? 'L' : 'E',
+			 t->plug.gpe, t->rp, t->plug.pad);
+	else
+		snprintf(buf, len, "GPE 0x%02x, %s (\\_GPE._%c%02X in %s's scope)", t->plug.gpe,
+			 t->plug.level ? "level" : "edge", t->plug.level ? 'L' : 'E', t->plug.gpe,
+			 t->rp);
+}
+
+static void fw_text(void)
+{
+	const struct mac_fw *fw = fwr.fw;
+	const struct mac_fw_gmux *g;
+	char buf[LINE_LEN], m[128];
+	int i, dsdt = 0;
+	unsigned int k;
+
+	printf("\nFirmware (ACPI tables)\n");
+	field("source:", fwr.source);
+	if (fwr.error) {
+		field("error:", fwr.error);
+		return;
+	}
+	for (i = 0; i < fwr.ntables; i++)
+		dsdt += !strncasecmp(fwr.tables[i].file, "DSDT", 4);
+	snprintf(buf, sizeof(buf), "%d (%d DSDT, %d SSDT), %d refused", fwr.ntables, dsdt,
+		 fwr.ntables - dsdt, fwr.nbad);
+	field("tables:", buf);
+	for (i = 0; i < fwr.ntables; i++) {
+		const struct fw_table *t = &fwr.tables[i];
+
+		if (!t->error)
+			continue;
+		if (t->length >= 0)
+			snprintf(buf, sizeof(buf), "%s: %s (at byte %zu)", t->file, t->error,
+				 t->offset);
+		else
+			snprintf(buf, sizeof(buf), "%s: %s", t->file, t->error);
+		field("error:", buf);
+	}
+	if (fwr.model[0])
+		snprintf(buf, sizeof(buf), "%s (%s), %s", fwr.model, fwr.model_from,
+			 fwr.info ? "in the model table" :
+				    "not in the model table: the firmware alone");
+	else
+		snprintf(buf, sizeof(buf), "none%s: the firmware alone",
+			 fwr.model_from ? " that parses" :
+			 fwr.dir ? " given (--model)" : " (DMI names no Mac)");
+	field("model:", buf);
+
+	g = &fw->gmux;
+	if (!g->count) {
+		field("gmux:", "no APP000B device");
+	} else {
+		snprintf(buf, sizeof(buf), "%s: APP000B%s%s%s, %s", g->path, g->cid[0] ? " \"" : "",
+			 g->cid, g->cid[0] ? "\"" : "",
+			 g->res == MAC_FW_RES_IO ? "I/O ports" :
+			 g->res == MAC_FW_RES_MMIO ? "memory" : "no I/O or memory range");
+		if (g->res != MAC_FW_RES_NONE)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 " at 0x%04x, 0x%x bytes (%s)%s", g->base, g->len,
+				 g->res == MAC_FW_RES_IO ? "classic or indexed" : "T2",
+				 g->crs_method ? ", _CRS a method" : "");
+		if (g->gpe >= 0)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; GPE 0x%02x (%s)",
+				 g->gpe, g->gpe_from);
+		if (g->count > 1)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "; %u APP000B devices", g->count);
+		field("gmux:", buf);
+	}
+
+	snprintf(buf, sizeof(buf), "%u controller%s with XRPE or TRPE%s", fw->ntb,
+		 fw->ntb == 1 ? "" : "s", fw->tb_more ? " (and more, not listed)" : "");
+	field("thunderbolt:", buf);
+	for (k = 0; k < fw->ntb; k++) {
+		const struct mac_fw_tb *t = &fw->tb[k];
+
+		printf("    %s:\n", t->nhi);
+		fw_methods(t, m, sizeof(m));
+		printf("      %s;%s\n", t->kind, m);
+		fw_plug_text(t, m, sizeof(m));
+		printf("      power: %s; plug: %s\n", t->mechanism ? t->mechanism : "none", m);
+		if (t->stay_on)
+			printf("      tb_macpm would leave it on: %s\n", t->stay_on);
+	}
+	for (k = 0; k < fw->nchecks; k++) {
+		snprintf(buf, sizeof(buf), "%s %s: %s", fw->checks[k].quirk, fw->checks[k].what,
+			 fw->checks[k].found);
+		field(k ? "" : "quirks:", buf);
+	}
+	if (!fw->nchecks)
+		field("quirks:", "the quirk table names no GPE or wake device for it");
+	if (!fw->ndiffs)
+		field("differs:", fwr.nbad ? "nothing in the tables read, but some were refused" :
+			 fwr.info ? "nothing: the firmware is what the model table says" :
+				    "not compared: the model table does not know the model");
+	for (k = 0; k < fw->ndiffs; k++)
+		field(k ? "" : "differs:", fw->diffs[k]);
+}
+
+static void fw_json(void)
+{
+	const struct mac_fw *fw = fwr.fw;
+	const struct mac_fw_gmux *g;
+	char m[128];
+	unsigned int k;
+	int i;
+
+	jopen("firmware", '{');
+	jstr("status", fw_status());
+	jstr("source", fwr.source);
+	jstr("error", fwr.error);
+	jstr("model", fwr.model[0] ? fwr.model : NULL);
+	jstr("model_from", fwr.model_from);
+	jbool("known", fwr.info);
+	jopen("tables", '[');
+	for (i = 0; i < fwr.ntables; i++) {
+		const struct fw_table *t = &fwr.tables[i];
+
+		jopen(NULL, '{');
+		jstr("file", t->file);
+		jstr("signature", t->sig[0] ? t->sig : NULL);
+		jint("length", t->length);
+		jstr("error", t->error);
+		jint("offset", t->error && t->length >= 0 ? (long)t->offset : -1);
+		jclose('}');
+	}
+	jclose(']');
+	if (fwr.error) {
+		jnull("gmux");
+		jopen("thunderbolt", '[');
+		jclose(']');
+		jopen("quirks", '[');
+		jclose(']');
+		jopen("differences", '[');
+		jclose(']');
+		jclose('}');
+		return;
+	}
+	g = &fw->gmux;
+	if (g->count) {
+		jopen("gmux", '{');
+		jstr("path", g->path);
+		jstr("cid", g->cid[0] ? g->cid : NULL);
+		jstr("resource", mac_fw_res_name(g->res));
+		jint("base", g->res != MAC_FW_RES_NONE ? (long)g->base : -1);
+		jint("length", g->res != MAC_FW_RES_NONE ? (long)g->len : -1);
+		jint("gpe", g->gpe);
+		jstr("gpe_from", g->gpe >= 0 ? g->gpe_from : NULL);
+		jint("count", g->count);
+		jclose('}');
+	} else {
+		jnull("gmux");
+	}
+	jopen("thunderbolt", '[');
+	for (k = 0; k < fw->ntb; k++) {
+		const struct mac_fw_tb *t = &fw->tb[k];
+		char *p, *s;
+
+		jopen(NULL, '{');
+		jstr("nhi", t->nhi);
+		jstr("root_port", t->rp[0] ? t->rp : NULL);
+		jstr("kind", t->kind);
+		jopen("methods", '[');
+		fw_methods(t, m, sizeof(m));
+		for (p = strtok_r(m, " ", &s); p; p = strtok_r(NULL, " ", &s))
+			jstr(NULL, p);
+		jclose(']');
+		jint("xrin", t->has_xrin ? (long)t->xrin : -1);
+		jint("plug_methods", t->nplug);
+		if (t->nplug == 1) {
+			jopen("plug_gpe", '{');
+			jint("gpe", t->plug.gpe);
+			jstr("trigger", t->plug.level ? "level" : "edge");
+			jint("pad", t->plug.pad ? (long)t->plug.pad : -1);
+			jclose('}');
+		} else {
+			jnull("plug_gpe");
+		}
+		jstr("mechanism", t->mechanism);
+		jstr("stay_on_reason", t->stay_on);
+		jclose('}');
+	}
+	jclose(']');
+	jopen("quirks", '[');
+	for (k = 0; k < fw->nchecks; k++) {
+		jopen(NULL, '{');
+		jstr("quirk", fw->checks[k].quirk);
+		jstr("names", fw->checks[k].what);
+		jstr("found", fw->checks[k].found);
+		jbool("ok", fw->checks[k].ok);
+		jclose('}');
+	}
+	jclose(']');
+	jopen("differences", '[');
+	for (k = 0; k < fw->ndiffs; k++)
+		jstr(NULL, fw->diffs[k]);
+	jclose(']');
+	jclose('}');
+}
+
+/* fw_only() - --firmware DIR: a report on the folder's tables alone */
+static int fw_only(bool json)
+{
+	static const struct report none;
+	int status = fw_run(&none);
+
+	if (json) {
+		jopen(NULL, '{');
+		jint("schema_version", SCHEMA_VERSION);
+		jstr("tool_version", MACSUPPORT_VERSION);
+		fw_json();
+		jclose('}');
+		putchar('\n');
+	} else {
+		printf("macsupport-report %s --firmware\n", MACSUPPORT_VERSION);
+		fw_text();
+	}
+	fw_free();
+	if (fflush(stdout) || ferror(stdout))
+		return errorf(EXIT_ERROR, "cannot write the report");
+	return status;
+}
+
 static void print_json(const struct report *r)
 {
 	int i, j, k;
@@ -1138,6 +1663,9 @@ static void print_json(const struct report *r)
 	jint("devices", r->prop_devices);
 	jint("properties", r->prop_keys);
 	jclose('}');
+
+	if (fwr.want)
+		fw_json();
 
 	jopen("actions", '[');
 	for (i = 0; i < r->nactions; i++)
@@ -1431,6 +1959,8 @@ static void print_text(const struct report *r)
 	text_modules(r);
 	text_quirks(r);
 	text_hardware(r);
+	if (fwr.want)
+		fw_text();
 
 	printf("\nSummary\n  ");
 	switch (r->status) {
@@ -1488,6 +2018,12 @@ int main(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
 			root = argv[++i];
+		} else if (!strcmp(argv[i], "--firmware")) {
+			fwr.want = true;
+			if (i + 1 < argc && argv[i + 1][0] != '-')
+				fwr.dir = argv[++i];
+		} else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
+			fwr.model_opt = argv[++i];
 		} else {
 			print_help(stderr);
 			return errorf(EXIT_ERROR, "unexpected argument '%s'", argv[i]);
@@ -1495,6 +2031,10 @@ int main(int argc, char **argv)
 	}
 	if (set_root(root))
 		return errorf(EXIT_ERROR, "--root: path too long");
+	if (fwr.model_opt && !fwr.want)
+		return errorf(EXIT_ERROR, "--model goes with --firmware");
+	if (fwr.dir)
+		return fw_only(json);
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -1512,6 +2052,8 @@ int main(int argc, char **argv)
 	probe_props(r);
 	probe_attached(r);
 	conclude(r);
+	if (fwr.want)
+		fw_run(r);
 
 	if (json)
 		print_json(r);
@@ -1526,5 +2068,7 @@ int main(int argc, char **argv)
 		free(r->actions[i]);
 	free(r->quirks);
 	free(r);
+	if (fwr.want)
+		fw_free();
 	return status;
 }

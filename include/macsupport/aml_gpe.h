@@ -80,4 +80,97 @@ int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
 int aml_table_scope_gpe(const u8 *table, size_t len, const char *path,
 			struct aml_gpe_method *found, unsigned int max);
 
+/**
+ * enum aml_obj_type - what aml_walk_objects() shows its visitor
+ * @AML_OBJ_SCOPE: a DefScope; @data is its term list, after the name
+ * @AML_OBJ_DEVICE: a DefDevice; @data as for a scope
+ * @AML_OBJ_METHOD: a DefMethod; @data is its body, after MethodFlags
+ * @AML_OBJ_NAME: a DefName; @data is its data object
+ */
+enum aml_obj_type {
+	AML_OBJ_SCOPE,
+	AML_OBJ_DEVICE,
+	AML_OBJ_METHOD,
+	AML_OBJ_NAME,
+};
+
+/**
+ * struct aml_obj - a named object the walk met
+ * @type: its kind
+ * @seg: its absolute path, @depth segments of 4 characters ('_'-padded,
+ *	not NUL-terminated); valid only during the call
+ * @depth: the number of segments
+ * @args: a method's argument count (0-7)
+ * @data: see &enum aml_obj_type; within the AML the walk was given
+ * @len: bytes at @data, up to the end of the object
+ */
+struct aml_obj {
+	enum aml_obj_type type;
+	const char (*seg)[4];
+	unsigned int depth;
+	unsigned int args;
+	const u8 *data;
+	size_t len;
+};
+
+/* The visitor of aml_walk_objects(), called once per object. */
+typedef void (*aml_visit_fn)(void *ctx, const struct aml_obj *obj);
+
+/**
+ * aml_walk_objects() - every scope, device, method and name of a table
+ * @aml: the definition block (the AML after the table's header)
+ * @len: its length in bytes
+ * @visit: called for each object, in the order of the table
+ * @ctx: passed to @visit
+ * @err: where the walk stopped when it fails (an offset in @aml); may be
+ *	NULL
+ *
+ * The same walk as aml_find_scope_gpe(), with the same bounds checks: a
+ * method's or name's body is handed over, never interpreted. Objects in an
+ * If/Else body the walk later gives up on (it steps over such a body) have
+ * already been shown to @visit.
+ *
+ * Return: 0, or -EINVAL if the AML could not be walked (what was visited
+ * before stays visited).
+ */
+int aml_walk_objects(const u8 *aml, size_t len, aml_visit_fn visit, void *ctx,
+		     size_t *err);
+
+/**
+ * aml_table_check() - whether a buffer holds a whole, intact ACPI table
+ * @table: the bytes, header first
+ * @len: bytes available at @table
+ * @length: set to the header's Length field when the header is there
+ *
+ * Return: 0 if the header is whole, its Length covers the header and fits
+ * in @len and the bytes it covers sum to 0 (the checksum); -ENODATA if the
+ * header or the table is cut short (*@length then says how long it should
+ * be, when the header is whole), -EINVAL if Length is shorter than the
+ * header, -EBADMSG on a bad checksum.
+ */
+int aml_table_check(const u8 *table, size_t len, u32 *length);
+
+/**
+ * aml_int_const() - an integer constant of AML (Zero, One, Ones, Byte,
+ *	Word, DWord or QWord)
+ * @data: where it starts
+ * @len: bytes available
+ * @v: its value
+ *
+ * Return: its length in bytes, or -EINVAL if @data holds no whole constant.
+ */
+int aml_int_const(const u8 *data, size_t len, u64 *v);
+
+/**
+ * aml_pkg_object() - the contents of a Buffer, Package or VarPackage
+ * @data: its opcode
+ * @len: bytes available
+ * @body: set to what follows its PkgLength (a Buffer's size, then its
+ *	bytes; a Package's element count, then its elements)
+ * @body_len: the bytes of @body, as its PkgLength says
+ *
+ * Return: 0, or -EINVAL if @data holds no whole such object.
+ */
+int aml_pkg_object(const u8 *data, size_t len, const u8 **body, size_t *body_len);
+
 #endif /* MACSUPPORT_AML_GPE_H */

@@ -24,7 +24,7 @@
  * If/While bodies whose predicate it cannot read), or by its fixed layout
  * (DefName with a data object, DefExternal, DefOpRegion, DefCreate*Field
  * with arguments that are data, names, locals or arithmetic of them,
- * DefMutex, DefEvent, DefAlias). An opcode it does not know
+ * DefMutex, DefEvent, DefAlias, DefNoop). An opcode it does not know
  * at that level ends the walk (-EINVAL): the caller then knows it cannot
  * tell, instead of getting a GPE from misread bytes. Every length is
  * checked against the end of its enclosing object before it is used: the
@@ -69,6 +69,7 @@
 #define AML_IF_OP		0xa0
 #define AML_ELSE_OP		0xa1
 #define AML_WHILE_OP		0xa2
+#define AML_NOOP_OP		0xa3
 #define AML_ONES_OP		0xff
 #define AML_EXT_PREFIX		0x5b
 /* after AML_EXT_PREFIX */
@@ -130,6 +131,9 @@ struct aml_scope {
 
 struct aml_walk {
 	const u8 *aml;
+	aml_visit_fn visit;	/* aml_walk_objects(): every named object */
+	void *ctx;
+	size_t err;		/* where the walk stopped, on an error */
 	struct aml_frame frame[AML_MAX_NESTING];
 	unsigned int nframes;
 	char pool[AML_PATH_POOL][4];
@@ -461,6 +465,15 @@ static int aml_open_scope(struct aml_walk *w, const struct aml_frame *f, size_t 
 		return aml_skip_name(w->aml, &name, end, &scope);
 	if (aml_name(w->aml, &name, end, &scope, w->pool + at, AML_PATH_POOL - at, &depth))
 		return -EINVAL;
+	if (w->visit) {
+		const struct aml_obj obj = {
+			.type = device ? AML_OBJ_DEVICE : AML_OBJ_SCOPE,
+			.seg = (const char (*)[4])w->pool[at], .depth = depth,
+			.data = w->aml + name, .len = end - name,
+		};
+
+		w->visit(w->ctx, &obj);
+	}
 	/*
 	 * Written as Scope (\_GPE) in the target's own list: depth 1. Anything
 	 * else is searched on: a scope below may reopen the target (Scope
@@ -556,6 +569,30 @@ static int aml_gpe_method(struct aml_walk *w, const struct aml_scope *scope, siz
 	return 0;
 }
 
+/*
+ * A method (@name: its NameString, @end: the end of the method) or a Name
+ * (@name to @data, its data object to @end) to the visitor.
+ */
+static int aml_visit_named(struct aml_walk *w, const struct aml_scope *scope,
+			   enum aml_obj_type type, size_t name, size_t end)
+{
+	char seg[AML_GPE_MAX_DEPTH][4];
+	struct aml_obj obj = { .type = type, .seg = (const char (*)[4])seg };
+
+	if (aml_name(w->aml, &name, end, scope, seg, AML_GPE_MAX_DEPTH, &obj.depth))
+		return -EINVAL;
+	if (type == AML_OBJ_METHOD) {
+		if (name >= end)
+			return -EINVAL;
+		obj.args = w->aml[name] & 7;	/* MethodFlags, then the body */
+		name++;
+	}
+	obj.data = w->aml + name;
+	obj.len = end - name;
+	w->visit(w->ctx, &obj);
+	return 0;
+}
+
 /* An extended opcode (after AML_EXT_PREFIX), as one code */
 #define AML_EXT(op)		(0x100 | (op))
 
@@ -590,6 +627,9 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 		if (aml_pkg_end(aml, q, end, &obj_end))
 			return -EINVAL;
 		f->p = obj_end;
+		if (w->visit && aml_visit_named(w, &scope, AML_OBJ_METHOD, aml_pkg_body(aml, q),
+						obj_end))
+			return -EINVAL;
 		if (f->level == AML_GPE)
 			return aml_gpe_method(w, &scope, aml_pkg_body(aml, q), obj_end);
 		return 0;
@@ -626,6 +666,8 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 	case AML_NAME_OP:
 		ret = aml_skip_name(aml, &q, end, &scope) ||
 		      aml_skip_arg(w, &q, end, &scope);
+		if (!ret && w->visit)
+			ret = aml_visit_named(w, &scope, AML_OBJ_NAME, p + 1, q);
 		break;
 	case AML_ALIAS_OP:
 		ret = aml_skip_name(aml, &q, end, &scope) ||
@@ -658,6 +700,9 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 	case AML_EXT(AML_EVENT_OP):
 		ret = aml_skip_name(aml, &q, end, &scope);
 		break;
+	case AML_NOOP_OP:	/* MacPro3,1's and 5,1's CPU SSDTs end in them */
+		ret = 0;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -686,6 +731,7 @@ static int aml_walk(struct aml_walk *w, size_t len)
 		}
 		if (!aml_step(w, f))
 			continue;
+		w->err = f->p;
 		while (w->nframes && !w->frame[w->nframes - 1].soft)
 			w->nframes--;
 		if (!w->nframes)
@@ -729,6 +775,92 @@ int aml_find_scope_gpe(const u8 *aml, size_t len, const char *path,
 	if (aml_walk(&w, len))
 		return -EINVAL;
 	return (int)w.n;
+}
+
+int aml_walk_objects(const u8 *aml, size_t len, aml_visit_fn visit, void *ctx,
+		     size_t *err)
+{
+	struct aml_walk w = { .aml = aml, .visit = visit, .ctx = ctx };
+
+	if (!aml || !visit)
+		return -EINVAL;
+	/* no path is this deep: nothing is the target, no GPE method found */
+	w.target.depth = AML_GPE_MAX_DEPTH + 1;
+	if (!aml_walk(&w, len))
+		return 0;
+	if (err)
+		*err = w.err;
+	return -EINVAL;
+}
+
+int aml_table_check(const u8 *table, size_t len, u32 *length)
+{
+	u32 n, i;
+	u8 sum = 0;
+
+	if (!table || len < AML_TABLE_HEADER_LEN)
+		return -ENODATA;
+	/* the header's Length field, little-endian at offset 4 */
+	n = (u32)table[4] | (u32)table[5] << 8 | (u32)table[6] << 16 | (u32)table[7] << 24;
+	*length = n;
+	if (n < AML_TABLE_HEADER_LEN)
+		return -EINVAL;
+	if (n > len)
+		return -ENODATA;
+	for (i = 0; i < n; i++)
+		sum += table[i];
+	return sum ? -EBADMSG : 0;
+}
+
+int aml_int_const(const u8 *data, size_t len, u64 *v)
+{
+	unsigned int n, i;
+
+	if (!len)
+		return -EINVAL;
+	switch (data[0]) {
+	case AML_ZERO_OP:
+	case AML_ONE_OP:
+		*v = data[0];
+		return 1;
+	case AML_ONES_OP:
+		*v = ~(u64)0;
+		return 1;
+	case AML_BYTE_PREFIX:
+		n = 1;
+		break;
+	case AML_WORD_PREFIX:
+		n = 2;
+		break;
+	case AML_DWORD_PREFIX:
+		n = 4;
+		break;
+	case AML_QWORD_PREFIX:
+		n = 8;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (n > len - 1)
+		return -EINVAL;
+	*v = 0;
+	for (i = 0; i < n; i++)
+		*v |= (u64)data[1 + i] << (8 * i);
+	return (int)n + 1;
+}
+
+int aml_pkg_object(const u8 *data, size_t len, const u8 **body, size_t *body_len)
+{
+	size_t end;
+
+	if (len < 2 || (data[0] != AML_BUFFER_OP && data[0] != AML_PACKAGE_OP &&
+			data[0] != AML_VAR_PACKAGE_OP))
+		return -EINVAL;
+	if (aml_pkg_end(data, 1, len, &end))
+		return -EINVAL;
+	*body = data + aml_pkg_body(data, 1);
+	*body_len = end - aml_pkg_body(data, 1);
+	return 0;
 }
 
 int aml_table_scope_gpe(const u8 *table, size_t len, const char *path,

@@ -147,7 +147,11 @@ static const struct mac_model_info mac_models[] = {
 	      "MacBook Pro (17-inch, Early 2009 / Mid 2009)"),
 	MODEL("MacBookPro", 5, 3, GPU_MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false,
 	      "MacBook Pro (15-inch, Mid 2009)"),
-	MODEL("MacBookPro", 5, 4, GPU_I, MAC_GMUX_NONE, MAC_TB_NONE, 0, false,
+	/*
+	 * 5,4: one GPU, but its firmware declares a port I/O APP000B "gmux"
+	 * (_STA 0x0B; DarwinDumped MacBookPro5,4 DSDT): fake.
+	 */
+	MODEL("MacBookPro", 5, 4, GPU_I, MAC_GMUX_FAKE, MAC_TB_NONE, 0, false,
 	      "MacBook Pro (15-inch, 2.53GHz, Mid 2009)"),
 	MODEL("MacBookPro", 5, 5, GPU_I, MAC_GMUX_NONE, MAC_TB_NONE, 0, false,
 	      "MacBook Pro (13-inch, Mid 2009)"),
@@ -176,7 +180,8 @@ static const struct mac_model_info mac_models[] = {
 	/* 2012-2013 Retina: indexed gmux, Cactus Ridge. */
 	MODEL("MacBookPro", 10, 1, GPU_MUX, MAC_GMUX_INDEXED, MAC_TB_CACTUS_RIDGE, 1, false,
 	      "MacBook Pro (Retina, 15-inch, Mid 2012 / Early 2013)"),
-	MODEL("MacBookPro", 10, 2, GPU_I, MAC_GMUX_NONE, MAC_TB_CACTUS_RIDGE, 1, false,
+	/* 10,2 declares an APP000B without a gmux (DarwinDumped MacBookPro10,2 DSDT). */
+	MODEL("MacBookPro", 10, 2, GPU_I, MAC_GMUX_FAKE, MAC_TB_CACTUS_RIDGE, 1, false,
 	      "MacBook Pro (Retina, 13-inch, Late 2012 / Early 2013)"),
 
 	/*
@@ -276,7 +281,8 @@ static const struct mac_model_info mac_models[] = {
 	      "Mac mini (Early 2009 / Late 2009)"),
 	MODEL("Macmini", 4, 1, GPU_I, MAC_GMUX_NONE, MAC_TB_NONE, 0, false,
 	      "Mac mini (Mid 2010) / Mac mini Server (Mid 2010)"),
-	MODEL("Macmini", 5, 1, GPU_I, MAC_GMUX_NONE, MAC_TB_LIGHT_RIDGE, 1, false,
+	/* 5,1 declares an APP000B without a gmux (DarwinDumped MacMini5,1 DSDT). */
+	MODEL("Macmini", 5, 1, GPU_I, MAC_GMUX_FAKE, MAC_TB_LIGHT_RIDGE, 1, false,
 	      "Mac mini (Mid 2011)"),
 	/*
 	 * Radeon HD 6630M drives the outputs (that the CPU's HD 3000 drives
@@ -289,7 +295,8 @@ static const struct mac_model_info mac_models[] = {
 	/* Cactus Ridge unverified. */
 	MODEL("Macmini", 6, 1, GPU_I, MAC_GMUX_NONE, MAC_TB_CACTUS_RIDGE, 1, false,
 	      "Mac mini (Late 2012)"),
-	MODEL("Macmini", 6, 2, GPU_I, MAC_GMUX_NONE, MAC_TB_CACTUS_RIDGE, 1, false,
+	/* 6,2 declares an APP000B without a gmux (DarwinDumped MacMini6,2 DSDT). */
+	MODEL("Macmini", 6, 2, GPU_I, MAC_GMUX_FAKE, MAC_TB_CACTUS_RIDGE, 1, false,
 	      "Mac mini (Late 2012) / Mac mini Server (Late 2012)"),
 	MODEL("Macmini", 7, 1, GPU_I, MAC_GMUX_NONE, MAC_TB_FALCON_RIDGE, 1, false,
 	      "Mac mini (Late 2014)"),

@@ -466,6 +466,115 @@ done
 printf '{"schema_version": 1,' > "$T/bad-truncated.json"
 check "the validator rejects truncated JSON" sh -c "! validate '$T/bad-truncated.json'"
 
+# --- 10. --firmware: the table reader and check (made-up tables) -------------
+#
+# tools/tests/fw-tables.py assembles the tables in the shapes of Apple's; the
+# real Macs' are checked by qemu-tests/host/firmware-check (MAC_DUMPS).
+
+cat > "$T/validate_fw.py" <<'EOF'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+sub = {"$schema": schema["$schema"], "$defs": schema["$defs"],
+       "$ref": "#/$defs/firmware_report"}
+cls = jsonschema.validators.validator_for(sub)
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+errors = list(cls(sub).iter_errors(doc))
+for e in errors:
+    print("%s: %s" % ("/".join(map(str, e.path)), e.message))
+sys.exit(1 if errors else 0)
+EOF
+printf '#!/bin/sh\nexec "%s" "%s" "%s" "$1"\n' "$PY" "$T/validate_fw.py" "$SCHEMA" > "$T/validate_fw"
+chmod +x "$T/validate_fw"
+"$PY" "$TOP/tools/tests/fw-tables.py" "$T/fw"
+
+# fw NAME DIR [ARGS...]: text and JSON of --firmware DIR
+fw() {
+	_name=$1 _dir=$2
+	shift 2
+	"$TOOL" --firmware "$_dir" "$@" > "$T/$_name.txt" 2> "$T/$_name.stderr"
+	echo $? > "$T/$_name.rc"
+	"$TOOL" --firmware "$_dir" --json "$@" > "$T/$_name.json" 2>> "$T/$_name.stderr"
+	echo $? > "$T/$_name.jrc"
+}
+
+fw fw-agree "$T/fw/classic-tb1" --model MacBookPro8,2
+check "--firmware: classic gmux and Light Ridge tables agree with MacBookPro8,2, exit 0" sh -c "
+	[ \$(cat '$T/fw-agree.rc') = 0 ] && [ \$(cat '$T/fw-agree.jrc') = 0 ] &&
+	grep -q 'APP000B \"gmux\", I/O ports at 0x0700, 0xff bytes (classic or indexed); GPE 0x16 (GMGP)' '$T/fw-agree.txt' &&
+	grep -q 'power: XRPE; plug: GPE 0x14 (XRIN)' '$T/fw-agree.txt' &&
+	grep -q 'differs: *nothing' '$T/fw-agree.txt' && validate_fw '$T/fw-agree.json' &&
+	[ \"\$(jq_py '$T/fw-agree.json' \"d['firmware']['status'], d['firmware']['gmux']['resource'], d['firmware']['thunderbolt'][0]['mechanism']\")\" = \"('agrees', 'io', 'XRPE')\" ]"
+
+fw fw-differ "$T/fw/t2-tb3" --model MacBookPro8,2
+check "--firmware: T2 tables against MacBookPro8,2: one line per difference, exit 5" sh -c "
+	[ \$(cat '$T/fw-differ.rc') = 5 ] && [ \$(cat '$T/fw-differ.jrc') = 5 ] &&
+	grep -q 'MacBookPro8,2: gmux: the model table says classic (I/O ports), the firmware declares APP000B at .*GPUC with memory at 0xfe0b0200' '$T/fw-differ.txt' &&
+	grep -q 'MacBookPro8,2: thunderbolt: the model table says 1 Light Ridge controller, the firmware declares 2' '$T/fw-differ.txt' &&
+	validate_fw '$T/fw-differ.json' &&
+	[ \"\$(jq_py '$T/fw-differ.json' \"d['firmware']['status'], len(d['firmware']['differences'])\")\" = \"('differs', 4)\" ]"
+
+fw fw-t2 "$T/fw/t2-tb3" --model MacBookPro15,1
+check "--firmware: T2 gmux, Titan Ridge votes and edge plug GPEs agree with MacBookPro15,1" sh -c "
+	[ \$(cat '$T/fw-t2.rc') = 0 ] && validate_fw '$T/fw-t2.json' &&
+	grep -q 'power: RTPC votes, root port _PS3; plug: GPE 0x4b, edge' '$T/fw-t2.txt' &&
+	[ \"\$(jq_py '$T/fw-t2.json' \"d['firmware']['thunderbolt'][1]['plug_gpe']\")\" = \"{'gpe': 76, 'trigger': 'edge', 'pad': None}\" ]"
+
+fw fw-unknown "$T/fw/t2-tb3"
+check "--firmware: a folder name that is no model: the firmware alone, exit 3" sh -c "
+	[ \$(cat '$T/fw-unknown.rc') = 3 ] && validate_fw '$T/fw-unknown.json' &&
+	grep -q 'not compared' '$T/fw-unknown.txt' &&
+	[ \"\$(jq_py '$T/fw-unknown.json' \"d['firmware']['status'], d['firmware']['model']\")\" = \"('unknown-model', None)\" ]"
+
+fw fw-quirks "$T/fw/quirks" --model MacBookPro11,3
+check "--firmware: the quirk table's GPE and wake devices for MacBookPro11,3" sh -c "
+	[ \$(cat '$T/fw-quirks.rc') = 0 ] && validate_fw '$T/fw-quirks.json' &&
+	grep -q 'gpe_storm GPE 0x06: a method in' '$T/fw-quirks.txt' &&
+	grep -q 'wake_sources ._SB.PCI0.XHC1: _PRW GPE 0x0d' '$T/fw-quirks.txt' &&
+	grep -q 'wake_sources ._SB.LID0: _PRW GPE 0x23' '$T/fw-quirks.txt'"
+
+for b in short length checksum aml trailing signature; do
+	fw "fw-bad-$b" "$T/fw/bad-$b" --model MacBookPro8,2
+	check "--firmware: malformed table ($b): refused with its reason, exit 1, no crash" sh -c "
+		[ \$(cat '$T/fw-bad-$b.rc') = 1 ] && [ \$(cat '$T/fw-bad-$b.jrc') = 1 ] &&
+		grep -q 'error: *DSDT.aml: ' '$T/fw-bad-$b.txt' && validate_fw '$T/fw-bad-$b.json' &&
+		[ \"\$(jq_py '$T/fw-bad-$b.json' \"d['firmware']['status']\")\" = error ]"
+done
+
+fw fw-none "$T/fw/nothing-here" --model MacBookPro8,2
+check "--firmware: a folder that is not there: an error, exit 1" sh -c "
+	[ \$(cat '$T/fw-none.rc') = 1 ] && grep -q 'error: *no such folder' '$T/fw-none.txt' &&
+	validate_fw '$T/fw-none.json'"
+
+# this machine's tables under --root: the report with its firmware section
+fwroot=$T/fwroot
+mac "$fwroot" "Apple Inc." "MacBookPro8,2" "Mac-94245A3940C91C80" "MBP81.88Z.0047.B27.1201241646"
+mkdir -p "$fwroot/sys/firmware/acpi/tables/dynamic"
+cp "$T/fw/classic-tb1/DSDT.aml" "$fwroot/sys/firmware/acpi/tables/DSDT"
+cp "$T/fw/classic-tb1/SSDT-1.aml" "$fwroot/sys/firmware/acpi/tables/SSDT1"
+cp "$T/fw/classic-tb1/SSDT-2.aml" "$fwroot/sys/firmware/acpi/tables/dynamic/SSDT3"
+run fw-live "$fwroot" --firmware
+check "--firmware on this machine (--root): the report gains its firmware section, model from DMI" sh -c "
+	grep -q '^Firmware (ACPI tables)' '$T/fw-live.txt' && grep -q 'MacBookPro8,2 (dmi)' '$T/fw-live.txt' &&
+	grep -q 'tables: *3 (1 DSDT, 2 SSDT), 0 refused' '$T/fw-live.txt' && validate '$T/fw-live.json' &&
+	[ \"\$(jq_py '$T/fw-live.json' \"d['firmware']['status'], d['firmware']['tables'][2]['file']\")\" = \"('agrees', 'dynamic/SSDT3')\" ]"
+chmod 000 "$fwroot/sys/firmware/acpi/tables/SSDT1"
+if [ -r "$fwroot/sys/firmware/acpi/tables/SSDT1" ]; then
+	ok "--firmware on this machine, a table it may not read" "SKIP: running as root, every file is readable"
+else
+	run fw-noperm "$fwroot" --firmware
+	check "--firmware on this machine, a table it may not read: says to run as root" sh -c "
+		grep -q 'SSDT1: cannot be read: permission denied (run as root)' '$T/fw-noperm.txt' &&
+		validate '$T/fw-noperm.json'"
+fi
+chmod 644 "$fwroot/sys/firmware/acpi/tables/SSDT1"
+run fw-off "$fwroot"
+check "without --firmware no firmware section" sh -c "
+	! grep -q '^Firmware' '$T/fw-off.txt' && validate '$T/fw-off.json' &&
+	[ \"\$(jq_py '$T/fw-off.json' \"'firmware' in d\")\" = False ]"
+check "--model without --firmware is a usage error" sh -c "
+	'$TOOL' --model MacBookPro8,2 > /dev/null 2>&1; [ \$? = 1 ]"
+
 # --- 9. the machine this runs on ---------------------------------------------
 
 "$TOOL" > "$T/real.txt" 2> "$T/real.err"

@@ -284,7 +284,7 @@ static const struct {
 	{ "MacBookPro5,1",  MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false },
 	{ "MacBookPro5,2",  MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false },
 	{ "MacBookPro5,3",  MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false },
-	{ "MacBookPro5,4",  I,   MAC_GMUX_NONE,    MAC_TB_NONE, 0, false },
+	{ "MacBookPro5,4",  I,   MAC_GMUX_FAKE,    MAC_TB_NONE, 0, false },
 	{ "MacBookPro5,5",  I,   MAC_GMUX_NONE,    MAC_TB_NONE, 0, false },
 	{ "MacBookPro6,1",  MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false },
 	{ "MacBookPro6,2",  MUX, MAC_GMUX_CLASSIC, MAC_TB_NONE, 0, false },
@@ -295,7 +295,7 @@ static const struct {
 	{ "MacBookPro9,1",  MUX, MAC_GMUX_CLASSIC, MAC_TB_LIGHT_RIDGE, 1, false },
 	{ "MacBookPro9,2",  I,   MAC_GMUX_FAKE,    MAC_TB_LIGHT_RIDGE, 1, false },
 	{ "MacBookPro10,1", MUX, MAC_GMUX_INDEXED, MAC_TB_CACTUS_RIDGE, 1, false },
-	{ "MacBookPro10,2", I,   MAC_GMUX_NONE,    MAC_TB_CACTUS_RIDGE, 1, false },
+	{ "MacBookPro10,2", I,   MAC_GMUX_FAKE,    MAC_TB_CACTUS_RIDGE, 1, false },
 	{ "MacBookPro11,1", I,   MAC_GMUX_NONE,    MAC_TB_FALCON_RIDGE, 1, false },
 	{ "MacBookPro11,2", I,   MAC_GMUX_FAKE,    MAC_TB_FALCON_RIDGE, 1, false },
 	{ "MacBookPro11,3", MUX, MAC_GMUX_INDEXED, MAC_TB_FALCON_RIDGE, 1, false },
@@ -324,7 +324,7 @@ static const struct {
 	{ "MacPro6,1",      D,   MAC_GMUX_UNKNOWN, MAC_TB_FALCON_RIDGE, 3, false },
 	{ "MacPro7,1",      D,   MAC_GMUX_NONE,    MAC_TB_TITAN_RIDGE, 2, true },
 	{ "Macmini1,1",     I,   MAC_GMUX_NONE,    MAC_TB_NONE, 0, false },
-	{ "Macmini5,1",     I,   MAC_GMUX_NONE,    MAC_TB_LIGHT_RIDGE, 1, false },
+	{ "Macmini5,1",     I,   MAC_GMUX_FAKE,    MAC_TB_LIGHT_RIDGE, 1, false },
 	{ "Macmini5,2",     D,   MAC_GMUX_FAKE,    MAC_TB_LIGHT_RIDGE, 1, false },
 	{ "Macmini5,3",     I,   MAC_GMUX_NONE,    MAC_TB_LIGHT_RIDGE, 1, false },
 	{ "Macmini8,1",     I,   MAC_GMUX_NONE,    MAC_TB_TITAN_RIDGE, 2, true },
@@ -374,7 +374,10 @@ static void test_lookup_expected_facts(void **state)
 static void test_lookup_issue_facts(void **state)
 {
 	static const char * const fake[] = { "MacBookPro8,1", "MacBookPro9,2",
-					     "MacBookPro11,2", "Macmini5,2" };
+					     "MacBookPro11,2", "Macmini5,2",
+					     /* macsupport-report --firmware on their dumps */
+					     "MacBookPro5,4", "MacBookPro10,2",
+					     "Macmini5,1", "Macmini6,2" };
 	const struct mac_model_info *m;
 	size_t i;
 
