@@ -1957,7 +1957,11 @@ static void meas_holds(const struct report *r, struct meas_dev *d)
 			 "apple_gmux_ng's dgpu_power/power/control cannot be read");
 }
 
-/* meas_set() - hold the device on (power/control "on") or let it go ("auto") */
+/*
+ * meas_set() - hold the device on (power/control "on"), or let it go: give
+ * each file back what it said, so that what is measured is what the bundle
+ * saves as this machine is set up (a function found "on" keeps it on)
+ */
 static int meas_set(struct meas_dev *d, bool hold)
 {
 	int i, err, ret = 0;
@@ -1966,7 +1970,7 @@ static int meas_set(struct meas_dev *d, bool hold)
 		struct meas_file *f = &meas.files[d->holds[i]];
 
 		f->written = true;
-		err = write_str(f->path, hold ? "on" : "auto");
+		err = write_str(f->path, hold ? "on" : f->was);
 		if (err && !ret)
 			ret = err;
 	}
