@@ -1699,6 +1699,7 @@ static struct {
 	struct meas_file files[MEAS_MAX_FILES];
 } meas = { .window = MEAS_WINDOW_S, .pairs = MEAS_PAIRS };
 
+/* set by a signal handler: volatile sig_atomic_t, as C requires there */
 static volatile sig_atomic_t meas_stop;
 
 static void meas_on_signal(int sig)
@@ -2043,7 +2044,8 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 	while (!meas_stop) {
 		rate = meas_rate(&on_ac);
 		if (on_ac) {
-			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped", meas.battery);
+			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped",
+			       meas.battery);
 			return -1;
 		}
 		if (rate >= 0) {
@@ -2112,11 +2114,11 @@ static int meas_device(const struct report *r, struct meas_dev *d)
 }
 
 /*
- * measure() - the A/B run over every device; every power/control written is
+ * meas_run() - the A/B run over every device; every power/control written is
  * given back as found, also after a signal.
  * Return: 0, or an exit status (what is wrong said on stderr).
  */
-static int measure(const struct report *r)
+static int meas_run(const struct report *r)
 {
 	struct sigaction sa = { .sa_handler = meas_on_signal };
 	int i, ret = 0;
@@ -2169,9 +2171,9 @@ static void text_measure(void)
 
 	if (!meas.asked)
 		return;
-	printf("\nMeasured on the battery (%s, %s; %d pairs of %g s windows)\n",
+	printf("\nMeasured on the battery (%s, %s; %d pair%s of %g s windows)\n",
 	       meas.battery, meas.power_now ? "power_now" : "current_now x voltage_now",
-	       meas.pairs, meas.window);
+	       meas.pairs, meas.pairs == 1 ? "" : "s", meas.window);
 	for (i = 0; i < meas.ndev; i++) {
 		const struct meas_dev *d = &meas.d[i];
 
@@ -2240,10 +2242,16 @@ static void json_measure(void)
 	jclose('}');
 }
 
-/* parse_measure_args() - "--measure [SECONDS]" and "--pairs N"; -1 if bad */
+static bool is_measure_arg(const char *arg)
+{
+	return !strcmp(arg, "--measure") || !strcmp(arg, "--pairs");
+}
+
+/* parse_measure_arg() - "--measure [SECONDS]" or "--pairs N"; 0, or -1 if bad */
 static int parse_measure_arg(int argc, char **argv, int *i)
 {
 	char *end;
+	long n;
 
 	if (!strcmp(argv[*i], "--measure")) {
 		meas.asked = true;
@@ -2252,16 +2260,14 @@ static int parse_measure_arg(int argc, char **argv, int *i)
 			if (*end || meas.window < 0.1 || meas.window > 3600)
 				return -1;
 		}
-		return 1;
+		return 0;
 	}
-	if (!strcmp(argv[*i], "--pairs") && *i + 1 < argc) {
-		long n = strtol(argv[++*i], &end, 10);
-
-		if (*end || n < 1 || n > MEAS_MAX_PAIRS)
-			return -1;
-		meas.pairs = n;
-		return 1;
-	}
+	if (*i + 1 >= argc)
+		return -1;
+	n = strtol(argv[++*i], &end, 10);
+	if (*end || n < 1 || n > MEAS_MAX_PAIRS)
+		return -1;
+	meas.pairs = n;
 	return 0;
 }
 
@@ -2298,8 +2304,8 @@ int main(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
 			root = argv[++i];
-		} else if ((m = parse_measure_arg(argc, argv, &i))) {
-			if (m < 0) {
+		} else if (is_measure_arg(argv[i])) {
+			if (parse_measure_arg(argc, argv, &i)) {
 				print_help(stderr);
 				return errorf(EXIT_ERROR, "bad value for '%s'", argv[i]);
 			}
@@ -2329,7 +2335,7 @@ int main(int argc, char **argv)
 	conclude(r);
 	probe_savings(r);
 	if (meas.asked) {
-		m = measure(r);
+		m = meas_run(r);
 		if (m)
 			return m;
 	}

@@ -577,7 +577,7 @@ if [ "$(id -u)" = 0 ]; then
 	now=$(controls)
 	check "--measure: current_now x voltage_now (17.10 W), the text reports the median and spread" sh -c "
 		grep -q 'held on : 17.10 W (.* readings, current x voltage' '$T/m4.err' &&
-		grep -q '^Measured on the battery (BAT0, current_now x voltage_now; 1 pairs of 0.2 s windows)\$' '$T/m4.txt' &&
+		grep -q '^Measured on the battery (BAT0, current_now x voltage_now; 1 pair of 0.2 s windows)\$' '$T/m4.txt' &&
 		grep -q '^  Thunderbolt 0000:07:00.0: saves 0.00 W (median of 1; spread 0.00 .. 0.00 W); did not power on in 1 of 1 windows\$' '$T/m4.txt' &&
 		[ '$now' = '$found' ]"
 	# Ctrl-C in a window: every device given back as found
