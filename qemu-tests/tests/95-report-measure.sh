@@ -24,7 +24,7 @@
 # windows (MEASURE_WINDOW seconds, a parameter), not a Mac's 30 s.
 
 [ -n "${EXPECT_BATTERY:-}" ] || skip_test macsupport-report "no emulated battery on $PROFILE"
-WIN=${MEASURE_WINDOW:-2}
+WIN=${MEASURE_WINDOW:-3}
 PAIRS=${MEASURE_PAIRS:-3}
 ACPI_EVAL=/sys/kernel/debug/macsupport_test_acpi/eval
 BAT=/sys/class/power_supply/BAT0
@@ -94,7 +94,7 @@ saved() { sed -n "s/^  $1 [^ ]*: saves \\([-0-9.]*\\) W .*/\\1/p" "$2"; }
 t0=$(uptime_cs)
 if macsupport-report --measure "$WIN" --pairs "$PAIRS" > /tmp/m-a.txt 2> /tmp/m-a.err; then rc=0; else rc=$?; fi
 secs=$(( ($(uptime_cs) - t0) / 100 ))
-sed -n '/^Measured on the battery/,/^$/p' /tmp/m-a.txt | sed 's/^/[guest] /'
+sed -n '/^What the bundle saved/,/^Summary$/p' /tmp/m-a.txt | sed 's/^/[guest] /'
 sed 's/^/[guest] /' /tmp/m-a.err
 windows=$(grep -c 'pair [0-9]*/[0-9]*, \(held on\|let go\) *:' /tmp/m-a.err)
 want=0
