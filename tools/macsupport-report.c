@@ -1882,6 +1882,29 @@ static bool is_pci_name(const char *s)
 }
 
 /*
+ * list_pci() - the PCI devices (their directories) below a device's
+ * directory, sorted; a device's directory holds dozens of attribute files
+ * besides, which list_dir() would count in its @max. Return: how many
+ * (at most @max), or -errno.
+ */
+static int list_pci(const char *path, char (*names)[NAME_LEN], int max)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max)
+		if (is_pci_name(de->d_name))
+			snprintf(names[n++], NAME_LEN, "%s", de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+	return n;
+}
+
+/*
  * meas_tb_holds() - a Thunderbolt controller is held powered through the
  * runtime PM of its chip's functions: the NHI and each other function
  * below the chip's downstream ports (its xHCI), power/control "on". Any of
@@ -1890,7 +1913,7 @@ static bool is_pci_name(const char *s)
  */
 static void meas_tb_holds(struct meas_dev *d)
 {
-	char nhi[PATH_MAX], real[PATH_MAX], upsb[PATH_MAX], p[PATH_MAX];
+	char nhi[PATH_MAX], real[PATH_MAX], p[PATH_MAX], f[PATH_MAX];
 	char dsbs[16][NAME_LEN], fns[8][NAME_LEN];
 	struct value cls;
 	char *slash;
@@ -1911,27 +1934,22 @@ static void meas_tb_holds(struct meas_dev *d)
 			return;
 		*slash = 0;
 	}
-	copy_str(upsb, sizeof(upsb), real);
-	n = list_dir(upsb, dsbs, 16, false);
-	for (i = 0; i < n && i < 16; i++) {
-		if (!is_pci_name(dsbs[i]) ||
-		    snprintf(p, sizeof(p), "%s/%s", upsb, dsbs[i]) >= (int)sizeof(p))
+	n = list_pci(real, dsbs, 16);
+	for (i = 0; i < n; i++) {
+		if (snprintf(p, sizeof(p), "%s/%s", real, dsbs[i]) >= (int)sizeof(p))
 			continue;
-		m = list_dir(p, fns, 8, false);
-		for (j = 0; j < m && j < 8; j++) {
-			char f[PATH_MAX];
-
-			if (!is_pci_name(fns[j]) || !strcmp(fns[j], d->s->dev))
+		m = list_pci(p, fns, 8);
+		for (j = 0; j < m; j++) {
+			if (!strcmp(fns[j], d->s->dev))
 				continue;
 			/* a bridge is a hotplug port's device, not the chip's function */
-			if (snprintf(f, sizeof(f), "%s/%s/%s/class", upsb, dsbs[i], fns[j]) >=
-			    (int)sizeof(f))
+			if (snprintf(f, sizeof(f), "%s/%s/class", p, fns[j]) >= (int)sizeof(f))
 				continue;
 			cls.ok = !read_line(f, cls.s, sizeof(cls.s));
 			if (!cls.ok || !strncmp(cls.s, "0x0604", 6))
 				continue;
-			if (snprintf(f, sizeof(f), "%s/%s/%s/power/control", upsb, dsbs[i],
-				     fns[j]) < (int)sizeof(f))
+			if (snprintf(f, sizeof(f), "%s/%s/power/control", p, fns[j]) <
+			    (int)sizeof(f))
 				meas_add_file(d, f);
 		}
 	}
