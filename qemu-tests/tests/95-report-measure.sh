@@ -10,9 +10,8 @@
 #  - On battery, every device the bundle powers down is held on, then let
 #    go, MEASURE_PAIRS times: the Thunderbolt controller must come out at
 #    2.0 +- 0.2 W saved (both rails) and the dGPU at 10.2 +- 0.4 W, each
-#    positive and each
-#    its own (a mix-up of devices or windows fails); every power/control
-#    it wrote is as found afterwards.
+#    positive and each its own (a mix-up of devices or windows fails);
+#    every power/control it wrote is as found afterwards.
 #  - With the power-offs disabled (tb_macpm.power_down=0,
 #    apple_gmux_ng.dgpu_runtime_off=0) a device saves nothing: about 0 W,
 #    and the tool says it did not power off; its JSON is validated on the
