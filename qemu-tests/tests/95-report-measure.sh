@@ -162,7 +162,7 @@ done
 [ "$rc" -le 4 ] && [ "$rc" != 1 ] || bad="$bad exit $rc ($(head -c 200 /tmp/m-b.err | tr '\n' ' '));"
 [ "$(controls)" = "$found" ] || bad="$bad power/control now $(controls);"
 if [ -z "$bad" ]; then
-	pass macsupport-report measure-saves-nothing "tb_macpm.power_down=0, dgpu_runtime_off=0:$got every power/control as found"
+	pass macsupport-report measure-saves-nothing "${nhi:+tb_macpm.power_down=0, }${dgpu:+dgpu_runtime_off=0, }then$got every power/control as found"
 else
 	fail macsupport-report measure-saves-nothing "$bad$got"
 fi
