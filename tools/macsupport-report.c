@@ -17,12 +17,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "macsupport/mac_model.h"
@@ -175,10 +177,17 @@ static const char *const bundle_modules[] = {
 
 enum { MOD_GMUX, MOD_PROPS, MOD_TB, MOD_QUIRKS };
 
+/* What the bundle saved, and --measure (below print_text()) */
+static void text_savings(void);
+static void json_savings(void);
+static void text_measure(void);
+static void json_measure(void);
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--json] [--root DIR] [--firmware [--model ID]]\n"
+		"usage: %s [--json] [--root DIR] [--measure [SECONDS] [--pairs N]]\n"
+		"           [--firmware [--model ID]]\n"
 		"       %s --firmware DIR [--model ID] [--json]\n"
 		"       %s --help | --version\n"
 		"\n"
@@ -187,7 +196,8 @@ static void print_help(FILE *f)
 		"to what), each firmware quirk of mac_quirks (applied, covered by the\n"
 		"kernel, not applicable, cannot apply, disabled, failed; why, and the fix),\n"
 		"the gmux, the Thunderbolt controllers and the Apple device properties.\n"
-		"Reads sysfs and procfs only; needs no privilege.\n"
+		"Reads sysfs and procfs only; needs no privilege (--measure and --firmware\n"
+		"on this machine need root).\n"
 		"\n"
 		"  --json       one JSON object (schema: " SCHEMA_FILE ",\n"
 		"               schema_version %d)\n"
@@ -197,6 +207,12 @@ static void print_help(FILE *f)
 		"               report, or alone those of DIR (DSDT.aml, SSDT*.aml,\n"
 		"               or DIR/aml/ of a dump), the model from DIR's name\n"
 		"  --model ID   the model to compare the tables with (e.g. MacBookPro11,3)\n"
+		"  --measure [SECONDS]\n"
+		"               on battery, as root: hold each device the bundle powers\n"
+		"               down on for SECONDS (default 30), then let it go for as\n"
+		"               long, N pairs; report the median difference in the\n"
+		"               battery's discharge. Every device is given back as found\n"
+		"  --pairs N    pairs of windows per device for --measure (default 3)\n"
 		"  --version    print the version\n"
 		"\n"
 		"Exit status: 0 a known Mac and no quirk needs action; 1 usage or internal\n"
@@ -1666,6 +1682,8 @@ static void print_json(const struct report *r)
 
 	if (fwr.want)
 		fw_json();
+	json_savings();
+	json_measure();
 
 	jopen("actions", '[');
 	for (i = 0; i < r->nactions; i++)
@@ -1961,6 +1979,8 @@ static void print_text(const struct report *r)
 	text_hardware(r);
 	if (fwr.want)
 		fw_text();
+	text_savings();
+	text_measure();
 
 	printf("\nSummary\n  ");
 	switch (r->status) {
@@ -1985,6 +2005,821 @@ static void print_text(const struct report *r)
 	}
 }
 
+/* --- what the bundle saved: residency and an estimate in watts ---------- */
+
+/*
+ * Published figures of what one idle device costs while powered, for the
+ * estimate. Each says where it comes from, in the text and the JSON; none
+ * was measured on the machine the report runs on (--measure does that).
+ *
+ * Thunderbolt 1 and 2: 1.7 W. Lukas Wunner's measurement of a Light Ridge
+ * MacBook Pro with his (unmerged) Thunderbolt runtime-PM patches: 12.2 W
+ * with the idle controller powered, 10.5 W with it powered down (as issue
+ * 37 and /work/shared/reference/thunderbolt.md quote it; about 4 W is
+ * "reportedly" saved on the 4-channel Cactus/Falcon Ridge, not confirmed,
+ * so 1.7 W is used for every Thunderbolt 1/2 controller).
+ *
+ * Thunderbolt 3 (Alpine/Titan Ridge): no published per-controller figure
+ * was found (owners' reports give whole-machine idle draws only): no
+ * estimate.
+ *
+ * The dGPU: 10.2 W. t2linux owners' report of a MacBookPro15,3 (Radeon Pro
+ * Vega): 23.9 W with the dGPU powered, 13.7 W with an out-of-tree gmux
+ * runtime-PM mode cutting it (t2linux/linux-t2-patches#56). Older and
+ * smaller dGPUs likely draw less.
+ */
+#define SAVE_TB12_W		1.7
+#define SAVE_TB12_SOURCE	"1.7 W: 12.2 -> 10.5 W, Lukas Wunner's Light Ridge MacBook Pro with Thunderbolt runtime PM"
+#define SAVE_TB3_SOURCE		"none: no published per-controller figure for Thunderbolt 3"
+#define SAVE_DGPU_W		10.2
+#define SAVE_DGPU_SOURCE	"10.2 W: 23.9 -> 13.7 W, a MacBookPro15,3 (Radeon Pro Vega) of t2linux owners, linux-t2-patches#56"
+
+#define MAX_SAVE	(MAX_TB + 1)
+
+/* One device the bundle powers down: a Thunderbolt controller or the dGPU */
+struct saving {
+	char dev[NAME_LEN];		/* PCI name: the NHI, or the dGPU */
+	bool dgpu;
+	char gen[STR_LEN];		/* Thunderbolt generation; "" for the dGPU */
+	long on_ms, off_ms;		/* -1: unknown */
+	struct value stay_on;		/* why it stays powered now */
+	double watts;			/* published idle draw; < 0: none */
+	const char *source;
+};
+
+static struct {
+	int n;
+	struct saving s[MAX_SAVE];
+} savings;
+
+/* is_tb3() - a Thunderbolt 3 generation, as tb_macpm's generation names it */
+static bool is_tb3(const char *gen)
+{
+	return strstr(gen, "alpine") || strstr(gen, "titan") || strstr(gen, "Alpine") ||
+	       strstr(gen, "Titan");
+}
+
+static void probe_savings(const struct report *r)
+{
+	struct saving *s;
+	struct value v;
+	int i;
+
+	for (i = 0; i < r->ntb && savings.n < MAX_SAVE; i++) {
+		const struct tb_ctrl *c = &r->tb[i];
+
+		s = &savings.s[savings.n++];
+		copy_str(s->dev, sizeof(s->dev), c->nhi);
+		copy_str(s->gen, sizeof(s->gen), c->generation.ok ? c->generation.s : "?");
+		read_value(&v, TB_CLASS_DIR "/%s/on_ms", c->nhi);
+		s->on_ms = parse_long(&v);
+		read_value(&v, TB_CLASS_DIR "/%s/off_ms", c->nhi);
+		s->off_ms = parse_long(&v);
+		s->stay_on = c->stay_on_reason;
+		if (!c->generation.ok) {
+			s->watts = -1;
+			s->source = "none: the generation is not known";
+		} else if (is_tb3(c->generation.s)) {
+			s->watts = -1;
+			s->source = SAVE_TB3_SOURCE;
+		} else {
+			s->watts = SAVE_TB12_W;
+			s->source = SAVE_TB12_SOURCE;
+		}
+	}
+	if (!r->gmux_dev[0] || (!r->dgpu_state.ok && !r->dgpu_dev[0]) || savings.n >= MAX_SAVE)
+		return;
+	s = &savings.s[savings.n++];
+	s->dgpu = true;
+	copy_str(s->dev, sizeof(s->dev), r->dgpu_dev[0] ? r->dgpu_dev : "dgpu_power");
+	read_value(&v, GMUX_DRV_DIR "/%s/dgpu_power/on_ms", r->gmux_dev);
+	s->on_ms = parse_long(&v);
+	read_value(&v, GMUX_DRV_DIR "/%s/dgpu_power/off_ms", r->gmux_dev);
+	s->off_ms = parse_long(&v);
+	s->stay_on = r->dgpu_stay_on;
+	s->watts = SAVE_DGPU_W;
+	s->source = SAVE_DGPU_SOURCE;
+}
+
+/* off_share() - the share of time off since load, 0..1; < 0 unknown */
+static double off_share(const struct saving *s)
+{
+	if (s->on_ms < 0 || s->off_ms < 0 || s->on_ms + s->off_ms <= 0)
+		return -1;
+	return (double)s->off_ms / (double)(s->on_ms + s->off_ms);
+}
+
+/* saved_watts() - the estimate: the published idle draw times the share off */
+static double saved_watts(const struct saving *s)
+{
+	double share = off_share(s);
+
+	return share < 0 || s->watts < 0 ? -1 : s->watts * share;
+}
+
+static void text_savings(void)
+{
+	int i;
+
+	printf("\nWhat the bundle saved (since each module loaded)\n");
+	if (!savings.n)
+		printf("  no device the bundle powers down\n");
+	for (i = 0; i < savings.n; i++) {
+		const struct saving *s = &savings.s[i];
+		double share = off_share(s), w = saved_watts(s);
+
+		printf("  %s ", s->dgpu ? "dGPU" : "Thunderbolt");
+		put_text(s->dev);
+		if (share >= 0)
+			printf(": off %.0f%% of %.0f s", share * 100,
+			       (double)(s->on_ms + s->off_ms) / 1000);
+		else
+			printf(": time off not known (%s too old?)",
+			       s->dgpu ? "apple_gmux_ng" : "tb_macpm");
+		if (s->stay_on.ok && strcmp(s->stay_on.s, "none")) {
+			printf("; stays on now: ");
+			put_text(s->stay_on.s);
+		}
+		putchar('\n');
+		if (w >= 0)
+			printf("    estimate: about %.1f W saved on average (not measured here; source: %s)\n",
+			       w, s->source);
+		else
+			printf("    estimate: none (%s)\n", s->source);
+	}
+	if (savings.n)
+		printf("  (estimates from published figures; measure this Mac: sudo %s --measure)\n",
+		       prog);
+}
+
+/* jnum() - a number with two decimals, or null if @v < 0 */
+static void jnum(const char *key, double v)
+{
+	jkey(key);
+	if (v < 0)
+		fputs("null", stdout);
+	else
+		printf("%.3f", v);
+}
+
+static void json_savings(void)
+{
+	int i;
+
+	jopen("savings", '[');
+	for (i = 0; i < savings.n; i++) {
+		const struct saving *s = &savings.s[i];
+
+		jopen(NULL, '{');
+		jstr("kind", s->dgpu ? "dgpu" : "thunderbolt");
+		jstr("device", s->dev);
+		jstr("generation", s->dgpu ? NULL : s->gen);
+		jint("on_ms", s->on_ms);
+		jint("off_ms", s->off_ms);
+		jnum("off_share", off_share(s));
+		jval("stay_on_reason", &s->stay_on);
+		jopen("estimate", '{');
+		jbool("is_estimate", true);
+		jnum("idle_watts", s->watts);
+		jnum("saved_watts", saved_watts(s));
+		jstr("source", s->source);
+		jclose('}');
+		jclose('}');
+	}
+	jclose(']');
+}
+
+/* --- --measure: the battery's discharge, each device held on, then let go -- */
+
+#define PS_DIR			"/sys/class/power_supply"
+#define MEAS_WINDOW_S		30.0	/* default window */
+#define MEAS_PAIRS		3	/* default pairs */
+#define MEAS_MAX_PAIRS		50
+#define MEAS_MAX_HOLDS		8	/* power/control files held per device */
+#define MEAS_MAX_FILES		(MAX_SAVE * MEAS_MAX_HOLDS)
+
+/* A power/control file written, and what it said before: given back */
+struct meas_file {
+	char path[PATH_MAX];
+	char was[16];
+	bool written;
+};
+
+struct meas_dev {
+	const struct saving *s;
+	int nholds;
+	int holds[MEAS_MAX_HOLDS];	/* indexes into meas.files */
+	int pairs;			/* pairs done */
+	double on_w[MEAS_MAX_PAIRS];	/* the mean discharge while held on */
+	double off_w[MEAS_MAX_PAIRS];	/* ... and once let go */
+	int off_missed;			/* off windows where it did not go off */
+	int on_missed;			/* on windows where it did not come on */
+	double median, lo, hi;		/* of on - off, W */
+	char skipped[LINE_LEN];		/* why it was not measured, or "" */
+};
+
+static struct {
+	bool asked;
+	double window;
+	int pairs;
+	char battery[NAME_LEN];
+	bool power_now;			/* else current_now x voltage_now */
+	int ndev;
+	struct meas_dev d[MAX_SAVE];
+	int nfiles;
+	struct meas_file files[MEAS_MAX_FILES];
+} meas = { .window = MEAS_WINDOW_S, .pairs = MEAS_PAIRS };
+
+/* set by a signal handler: volatile sig_atomic_t, as C requires there */
+static volatile sig_atomic_t meas_stop;
+
+static void meas_on_signal(int sig)
+{
+	meas_stop = sig;
+}
+
+/* write_str() - write a sysfs attribute; 0 or -errno */
+static int write_str(const char *path, const char *s)
+{
+	size_t n = strlen(s);
+	ssize_t w;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, s, n);
+	if (w < 0) {
+		w = -errno;
+		close(fd);
+		return w;
+	}
+	if (close(fd))
+		return -errno;
+	return (size_t)w == n ? 0 : -EIO;
+}
+
+/* meas_sleep() - sleep @s seconds, or until a signal asks to stop */
+static void meas_sleep(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0 || meas_stop)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR && !meas_stop)
+		;
+}
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ps_value() - a power_supply attribute of @name */
+static void ps_value(struct value *v, const char *name, const char *attr)
+{
+	read_value(v, PS_DIR "/%s/%s", name, attr);
+}
+
+/*
+ * meas_find_battery() - the system battery, and whether it discharges
+ * Return: 0, or an errorf() status with what is wrong.
+ */
+static int meas_find_battery(void)
+{
+	char names[32][NAME_LEN];
+	char path[PATH_MAX];
+	struct value v, w;
+	int i, n;
+
+	meas.battery[0] = 0;
+	if (path_of(path, sizeof(path), PS_DIR))
+		return errorf(EXIT_ERROR, "--measure: path too long");
+	n = list_dir(path, names, 32, false);
+	if (n > 32)
+		n = 32;
+	for (i = 0; i < n; i++) {
+		ps_value(&v, names[i], "type");
+		if (!v.ok)
+			continue;
+		if (!strcmp(v.s, "Mains")) {
+			ps_value(&w, names[i], "online");
+			if (w.ok && !strcmp(w.s, "1"))
+				return errorf(EXIT_ERROR,
+					      "--measure: on AC power (%s is online): unplug the charger, the battery's discharge is what is measured",
+					      names[i]);
+			continue;
+		}
+		/* a mouse's or a keyboard's battery is scope "Device" */
+		ps_value(&w, names[i], "scope");
+		if (strcmp(v.s, "Battery") || (w.ok && !strcmp(w.s, "Device")) || meas.battery[0])
+			continue;
+		ps_value(&w, names[i], "present");
+		if (w.ok && !strcmp(w.s, "0"))
+			continue;
+		copy_str(meas.battery, sizeof(meas.battery), names[i]);
+	}
+	if (!meas.battery[0])
+		return errorf(EXIT_ERROR,
+			      "--measure: no battery in " PS_DIR ": nothing to measure the discharge with");
+	ps_value(&v, meas.battery, "status");
+	if (v.ok && (!strcmp(v.s, "Charging") || !strcmp(v.s, "Full") ||
+		     !strcmp(v.s, "Not charging")))
+		return errorf(EXIT_ERROR,
+			      "--measure: on AC power (%s is \"%s\"): unplug the charger, the battery's discharge is what is measured",
+			      meas.battery, v.s);
+	ps_value(&v, meas.battery, "power_now");
+	meas.power_now = v.ok;
+	if (!v.ok) {
+		ps_value(&v, meas.battery, "current_now");
+		ps_value(&w, meas.battery, "voltage_now");
+		if (!v.ok || !w.ok)
+			return errorf(EXIT_ERROR,
+				      "--measure: the battery %s shows neither power_now nor current_now and voltage_now",
+				      meas.battery);
+	}
+	return 0;
+}
+
+/* meas_rate() - the battery's discharge in W; < 0 if unreadable or not discharging */
+static double meas_rate(bool *on_ac)
+{
+	struct value v, w;
+	double a, b;
+	char *end;
+
+	*on_ac = false;
+	ps_value(&v, meas.battery, "status");
+	if (v.ok && (!strcmp(v.s, "Charging") || !strcmp(v.s, "Full") ||
+		     !strcmp(v.s, "Not charging"))) {
+		*on_ac = true;
+		return -1;
+	}
+	ps_value(&v, meas.battery, meas.power_now ? "power_now" : "current_now");
+	if (!v.ok)
+		return -1;
+	a = strtod(v.s, &end);
+	if (end == v.s || *end)
+		return -1;
+	if (meas.power_now)
+		return dabs(a) / 1e6;	/* uW */
+	ps_value(&w, meas.battery, "voltage_now");
+	if (!w.ok)
+		return -1;
+	b = strtod(w.s, &end);
+	if (end == w.s || *end)
+		return -1;
+	return dabs(a) / 1e6 * dabs(b) / 1e6;	/* uA x uV */
+}
+
+/* meas_add_file() - a power/control file the hold writes; its index, or -1 */
+static int meas_add_file(struct meas_dev *d, const char *path)
+{
+	struct meas_file *f;
+	struct value v;
+	int i;
+
+	if (d->nholds >= MEAS_MAX_HOLDS || meas.nfiles >= MEAS_MAX_FILES)
+		return -1;
+	for (i = 0; i < meas.nfiles; i++)
+		if (!strcmp(meas.files[i].path, path))
+			break;
+	if (i == meas.nfiles) {
+		f = &meas.files[i];
+		v.ok = !read_line(path, v.s, sizeof(v.s));
+		if (!v.ok || (strcmp(v.s, "on") && strcmp(v.s, "auto")))
+			return -1;
+		copy_str(f->path, sizeof(f->path), path);
+		copy_str(f->was, sizeof(f->was), v.s);
+		meas.nfiles++;
+	}
+	d->holds[d->nholds++] = i;
+	return i;
+}
+
+static bool is_pci_name(const char *s)
+{
+	return strlen(s) == 12 && s[4] == ':' && s[7] == ':' && s[10] == '.';
+}
+
+/*
+ * list_pci() - the PCI devices (their directories) below a device's
+ * directory, sorted; a device's directory holds dozens of attribute files
+ * besides, which list_dir() would count in its @max. Return: how many
+ * (at most @max), or -errno.
+ */
+static int list_pci(const char *path, char (*names)[NAME_LEN], int max)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max)
+		if (is_pci_name(de->d_name))
+			snprintf(names[n++], NAME_LEN, "%s", de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+	return n;
+}
+
+/*
+ * meas_tb_holds() - a Thunderbolt controller is held powered through the
+ * runtime PM of its chip's functions: the NHI and each other function
+ * below the chip's downstream ports (its xHCI), power/control "on". Any of
+ * them active keeps the chain above it resumed, the power switch with it
+ * and, on Thunderbolt 3, its vote at 1 (see tb_macpm.rst).
+ */
+static void meas_tb_holds(struct meas_dev *d)
+{
+	char nhi[PATH_MAX], real[PATH_MAX], p[PATH_MAX], f[PATH_MAX];
+	char dsbs[16][NAME_LEN], fns[8][NAME_LEN];
+	struct value cls;
+	char *slash;
+	int i, j, n, m;
+
+	if (path_of(nhi, sizeof(nhi), PCI_DEV_DIR "/%s/power/control", d->s->dev) ||
+	    meas_add_file(d, nhi) < 0) {
+		snprintf(d->skipped, sizeof(d->skipped),
+			 "its NHI's power/control cannot be read");
+		return;
+	}
+	if (path_of(nhi, sizeof(nhi), PCI_DEV_DIR "/%s", d->s->dev) || !realpath(nhi, real))
+		return;
+	/* .../<upsb>/<dsb0>/<nhi> */
+	for (i = 0; i < 2; i++) {
+		slash = strrchr(real, '/');
+		if (!slash)
+			return;
+		*slash = 0;
+	}
+	n = list_pci(real, dsbs, 16);
+	for (i = 0; i < n; i++) {
+		if (snprintf(p, sizeof(p), "%s/%s", real, dsbs[i]) >= (int)sizeof(p))
+			continue;
+		m = list_pci(p, fns, 8);
+		for (j = 0; j < m; j++) {
+			if (!strcmp(fns[j], d->s->dev))
+				continue;
+			/* a bridge is a hotplug port's device, not the chip's function */
+			if (snprintf(f, sizeof(f), "%s/%s/class", p, fns[j]) >= (int)sizeof(f))
+				continue;
+			cls.ok = !read_line(f, cls.s, sizeof(cls.s));
+			if (!cls.ok || !strncmp(cls.s, "0x0604", 6))
+				continue;
+			if (snprintf(f, sizeof(f), "%s/%s/power/control", p, fns[j]) <
+			    (int)sizeof(f))
+				meas_add_file(d, f);
+		}
+	}
+}
+
+static void meas_holds(const struct report *r, struct meas_dev *d)
+{
+	char path[PATH_MAX];
+
+	if (!d->s->dgpu) {
+		meas_tb_holds(d);
+		return;
+	}
+	/* a dGPU switched OFF by hand: its driver believes it off, never powered here */
+	if (r->dgpu_off_by.ok && !strcmp(r->dgpu_off_by.s, "vga_switcheroo")) {
+		snprintf(d->skipped, sizeof(d->skipped),
+			 "switched OFF through vga_switcheroo: left alone");
+		return;
+	}
+	/* the gmux's power switch: its runtime PM forbidden powers the dGPU */
+	if (path_of(path, sizeof(path), GMUX_DRV_DIR "/%s/dgpu_power/power/control",
+		    r->gmux_dev) || meas_add_file(d, path) < 0)
+		snprintf(d->skipped, sizeof(d->skipped),
+			 "apple_gmux_ng's dgpu_power/power/control cannot be read");
+}
+
+/*
+ * meas_set() - hold the device on (power/control "on"), or let it go: give
+ * each file back what it said, so that what is measured is what the bundle
+ * saves as this machine is set up (a function found "on" keeps it on)
+ */
+static int meas_set(struct meas_dev *d, bool hold)
+{
+	int i, err, ret = 0;
+
+	for (i = 0; i < d->nholds; i++) {
+		struct meas_file *f = &meas.files[d->holds[i]];
+
+		f->written = true;
+		err = write_str(f->path, hold ? "on" : f->was);
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
+}
+
+/* meas_restore() - every file written given back what it said; 0 if all were */
+static int meas_restore(void)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < meas.nfiles; i++) {
+		struct meas_file *f = &meas.files[i];
+		char now[16];
+
+		if (!f->written)
+			continue;
+		if (write_str(f->path, f->was) || read_line(f->path, now, sizeof(now)) ||
+		    strcmp(now, f->was)) {
+			fprintf(stderr, "%s: could not give %s back its \"%s\"\n", prog, f->path,
+				f->was);
+			ret = -EIO;
+		}
+	}
+	return ret;
+}
+
+/* meas_is_on() - the device's power as its module reports it: 1, 0, -1 */
+static int meas_is_on(const struct report *r, const struct meas_dev *d)
+{
+	struct value v;
+
+	if (d->s->dgpu)
+		read_value(&v, GMUX_DRV_DIR "/%s/dgpu_power/state", r->gmux_dev);
+	else
+		read_value(&v, TB_CLASS_DIR "/%s/power_state", d->s->dev);
+	if (!v.ok)
+		return -1;
+	return !strcmp(v.s, "on") ? 1 : !strcmp(v.s, "off") ? 0 : -1;
+}
+
+/*
+ * meas_window() - hold or let go, wait until the module reports the device
+ * so (at most one window), settle a quarter window, then the mean discharge
+ * over one window. Return: W, or < 0 (stopped, AC, unreadable; said).
+ */
+static double meas_window(const struct report *r, struct meas_dev *d, bool hold, int pair,
+			  bool *reached)
+{
+	double t0, sum = 0, step, rate, waited;
+	bool on_ac;
+	int err, n = 0;
+
+	err = meas_set(d, hold);
+	if (err) {
+		errorf(EXIT_ERROR, "--measure: %s %s: %s", hold ? "cannot hold" : "cannot let go",
+		       d->s->dev, strerror(-err));
+		return -1;
+	}
+	t0 = now_s();
+	while (!meas_stop && meas_is_on(r, d) != hold && now_s() - t0 < meas.window)
+		meas_sleep(0.05);
+	*reached = meas_is_on(r, d) == hold;
+	waited = now_s() - t0;
+	meas_sleep(meas.window / 4);
+	step = meas.window / 10;
+	if (step > 2)
+		step = 2;
+	t0 = now_s();
+	while (!meas_stop) {
+		rate = meas_rate(&on_ac);
+		if (on_ac) {
+			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped",
+			       meas.battery);
+			return -1;
+		}
+		if (rate >= 0) {
+			sum += rate;
+			n++;
+		}
+		if (now_s() - t0 + step > meas.window)
+			break;
+		meas_sleep(step);
+	}
+	if (meas_stop)
+		return -1;
+	if (!n) {
+		errorf(EXIT_ERROR, "--measure: cannot read the discharge of %s", meas.battery);
+		return -1;
+	}
+	fprintf(stderr, "%s: %s %s, pair %d/%d, %s: %.2f W (%d readings%s, %s after %.1f s)\n",
+		prog, d->s->dgpu ? "dGPU" : "Thunderbolt", d->s->dev, pair + 1, meas.pairs,
+		hold ? "held on " : "let go  ", sum / n, n,
+		meas.power_now ? "" : ", current x voltage",
+		*reached ? (hold ? "on" : "off") : (hold ? "NOT on" : "NOT off"), waited);
+	fflush(stderr);
+	return sum / n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* meas_device() - the pairs of one device; 0, or an exit status */
+static int meas_device(const struct report *r, struct meas_dev *d)
+{
+	double diff[MEAS_MAX_PAIRS];
+	bool reached;
+	int p, k;
+
+	for (p = 0; p < meas.pairs; p++) {
+		/* ABBA: drift in the battery's reading cancels out */
+		for (k = 0; k < 2; k++) {
+			bool hold = (p % 2 == 0) == (k == 0);
+			double w = meas_window(r, d, hold, p, &reached);
+
+			if (w < 0)
+				return EXIT_ERROR;
+			if (hold) {
+				d->on_w[p] = w;
+				d->on_missed += !reached;
+			} else {
+				d->off_w[p] = w;
+				d->off_missed += !reached;
+			}
+		}
+		d->pairs++;
+	}
+	for (p = 0; p < d->pairs; p++)
+		diff[p] = d->on_w[p] - d->off_w[p];
+	qsort(diff, d->pairs, sizeof(diff[0]), cmp_double);
+	d->lo = diff[0];
+	d->hi = diff[d->pairs - 1];
+	d->median = d->pairs % 2 ? diff[d->pairs / 2] :
+		    (diff[d->pairs / 2 - 1] + diff[d->pairs / 2]) / 2;
+	return 0;
+}
+
+/*
+ * meas_run() - the A/B run over every device; every power/control written is
+ * given back as found, also after a signal.
+ * Return: 0, or an exit status (what is wrong said on stderr).
+ */
+static int meas_run(const struct report *r)
+{
+	struct sigaction sa = { .sa_handler = meas_on_signal };
+	int i, ret = 0;
+
+	if (geteuid())
+		return errorf(EXIT_ERROR,
+			      "--measure needs root: it holds each device powered through its power/control in sysfs (sudo %s --measure)",
+			      prog);
+	ret = meas_find_battery();
+	if (ret)
+		return ret;
+	if (!savings.n)
+		return errorf(EXIT_ERROR,
+			      "--measure: no device the bundle powers down (are tb_macpm and apple_gmux_ng loaded?)");
+	for (i = 0; i < savings.n; i++) {
+		struct meas_dev *d = &meas.d[meas.ndev++];
+
+		d->s = &savings.s[i];
+		meas_holds(r, d);
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	fprintf(stderr, "%s: measuring on %s (%s): %d device%s, %d pairs of %g s windows each; Ctrl-C gives every device back\n",
+		prog, meas.battery, meas.power_now ? "power_now" : "current_now x voltage_now",
+		meas.ndev, meas.ndev == 1 ? "" : "s", meas.pairs, meas.window);
+	for (i = 0; i < meas.ndev && !ret; i++) {
+		struct meas_dev *d = &meas.d[i];
+
+		if (d->skipped[0])
+			continue;
+		ret = meas_device(r, d);
+		/* each device as found before the next one is measured */
+		if (meas_restore() && !ret)
+			ret = EXIT_ERROR;
+	}
+	if (meas_restore() && !ret)
+		ret = EXIT_ERROR;
+	if (meas_stop) {
+		fprintf(stderr, "%s: interrupted: every device was given back as found\n", prog);
+		return EXIT_ERROR;
+	}
+	return ret;
+}
+
+static void text_measure(void)
+{
+	int i;
+
+	if (!meas.asked)
+		return;
+	printf("\nMeasured on the battery (%s, %s; %d pair%s of %g s windows)\n",
+	       meas.battery, meas.power_now ? "power_now" : "current_now x voltage_now",
+	       meas.pairs, meas.pairs == 1 ? "" : "s", meas.window);
+	for (i = 0; i < meas.ndev; i++) {
+		const struct meas_dev *d = &meas.d[i];
+
+		printf("  %s ", d->s->dgpu ? "dGPU" : "Thunderbolt");
+		put_text(d->s->dev);
+		if (d->skipped[0]) {
+			printf(": not measured: ");
+			put_text(d->skipped);
+			putchar('\n');
+			continue;
+		}
+		printf(": saves %.2f W (median of %d; spread %.2f .. %.2f W)", d->median, d->pairs,
+		       d->lo, d->hi);
+		if (d->off_missed)
+			printf("; did not power off in %d of %d windows%s", d->off_missed, d->pairs,
+			       d->s->stay_on.ok && strcmp(d->s->stay_on.s, "none") ?
+			       ": it stays on" : "");
+		if (d->on_missed)
+			printf("; did not power on in %d of %d windows", d->on_missed, d->pairs);
+		putchar('\n');
+	}
+}
+
+static void json_measure(void)
+{
+	int i, p;
+
+	if (!meas.asked) {
+		jnull("measurement");
+		return;
+	}
+	jopen("measurement", '{');
+	jstr("battery", meas.battery);
+	jstr("rate_source", meas.power_now ? "power_now" : "current_now*voltage_now");
+	jnum("window_seconds", meas.window);
+	jint("pairs", meas.pairs);
+	jopen("devices", '[');
+	for (i = 0; i < meas.ndev; i++) {
+		const struct meas_dev *d = &meas.d[i];
+
+		jopen(NULL, '{');
+		jstr("kind", d->s->dgpu ? "dgpu" : "thunderbolt");
+		jstr("device", d->s->dev);
+		jstr("skipped", d->skipped[0] ? d->skipped : NULL);
+		jint("pairs_done", d->pairs);
+		/* a difference may be negative: printed as is */
+		jkey("saved_watts_median");
+		d->pairs ? printf("%.3f", d->median) : fputs("null", stdout);
+		jkey("saved_watts_min");
+		d->pairs ? printf("%.3f", d->lo) : fputs("null", stdout);
+		jkey("saved_watts_max");
+		d->pairs ? printf("%.3f", d->hi) : fputs("null", stdout);
+		jopen("on_watts", '[');
+		for (p = 0; p < d->pairs; p++)
+			jnum(NULL, d->on_w[p]);
+		jclose(']');
+		jopen("off_watts", '[');
+		for (p = 0; p < d->pairs; p++)
+			jnum(NULL, d->off_w[p]);
+		jclose(']');
+		jint("off_windows_missed", d->off_missed);
+		jint("on_windows_missed", d->on_missed);
+		jclose('}');
+	}
+	jclose(']');
+	jclose('}');
+}
+
+static bool is_measure_arg(const char *arg)
+{
+	return !strcmp(arg, "--measure") || !strcmp(arg, "--pairs");
+}
+
+/* parse_measure_arg() - "--measure [SECONDS]" or "--pairs N"; 0, or -1 if bad */
+static int parse_measure_arg(int argc, char **argv, int *i)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(argv[*i], "--measure")) {
+		meas.asked = true;
+		if (*i + 1 < argc && argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9') {
+			meas.window = strtod(argv[++*i], &end);
+			if (*end || meas.window < 0.1 || meas.window > 3600)
+				return -1;
+		}
+		return 0;
+	}
+	if (*i + 1 >= argc)
+		return -1;
+	n = strtol(argv[++*i], &end, 10);
+	if (*end || n < 1 || n > MEAS_MAX_PAIRS)
+		return -1;
+	meas.pairs = n;
+	return 0;
+}
+
 /* set_root() - "--root /" and "--root dir/" name the tree without the slash */
 static int set_root(const char *dir)
 {
@@ -2004,7 +2839,7 @@ int main(int argc, char **argv)
 {
 	struct report *r;
 	bool json = false;
-	int i, status;
+	int i, m, status;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -2024,6 +2859,11 @@ int main(int argc, char **argv)
 				fwr.dir = argv[++i];
 		} else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
 			fwr.model_opt = argv[++i];
+		} else if (is_measure_arg(argv[i])) {
+			if (parse_measure_arg(argc, argv, &i)) {
+				print_help(stderr);
+				return errorf(EXIT_ERROR, "bad value for '%s'", argv[i]);
+			}
 		} else {
 			print_help(stderr);
 			return errorf(EXIT_ERROR, "unexpected argument '%s'", argv[i]);
@@ -2054,6 +2894,12 @@ int main(int argc, char **argv)
 	conclude(r);
 	if (fwr.want)
 		fw_run(r);
+	probe_savings(r);
+	if (meas.asked) {
+		m = meas_run(r);
+		if (m)
+			return m;
+	}
 
 	if (json)
 		print_json(r);

@@ -192,8 +192,9 @@ harness_use_probed_accel()
 BOOT_MODULES="virtio_pci virtio_console"
 # In-tree modules that guest tests load themselves (shipped, not loaded at boot):
 # efivarfs (=m in Debian) for the NVRAM check of 60-apple-props-builtin.sh;
-# apple_bl, which apple_gmux_ng evicts and gives back (54-gmux-backlight-choice.sh).
-TEST_MODULES="efivarfs apple_bl"
+# apple_bl, which apple_gmux_ng evicts and gives back (54-gmux-backlight-choice.sh);
+# battery and ac for the emulated battery (95-report-measure.sh).
+TEST_MODULES="efivarfs apple_bl battery ac"
 
 # harness_build_initramfs: $OUT/initramfs.gz holding busybox, the guest
 # scripts and tests, the in-tree modules with their dependencies and the

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/backlight.h>
 #include <linux/completion.h>
+#include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
@@ -178,6 +179,9 @@ enum gmux_power_user {
  * @sleep_on: it is, and is to be cut again after the sleep
  * @sleep_state: the PCI core's D-state of each function of its slot when it
  *	was powered for the sleep, put back once it is cut again
+ * @since: when @state last changed (or the record was set up)
+ * @on_ns: time the dGPU was not cut (powered, or not known) up to @since
+ * @off_ns: time the dGPU was cut (@state 0) up to @since
  */
 struct gmux_power {
 	struct blocking_notifier_head events;	/* gmux_power_notify() */
@@ -201,6 +205,9 @@ struct gmux_power {
 	struct notifier_block pm_nb;
 	bool sleep_on;
 	pci_power_t sleep_state[GMUX_DGPU_FUNCS];
+	ktime_t since;
+	u64 on_ns;
+	u64 off_ns;
 };
 
 /**
@@ -451,6 +458,7 @@ bool gmux_igd_without_panel(struct apple_gmux_ng *gmux);
 void gmux_power_init(struct apple_gmux_ng *gmux);
 int gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who);
 int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who);
+void gmux_power_residency(struct apple_gmux_ng *gmux, u64 *on_ms, u64 *off_ms);
 void gmux_power_resume(struct apple_gmux_ng *gmux);
 int gmux_power_register(struct apple_gmux_ng *gmux);
 int gmux_power_wait_alive(struct pci_dev *dgpu);

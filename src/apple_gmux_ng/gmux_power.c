@@ -364,6 +364,23 @@ static int gmux_power_change(struct apple_gmux_ng *gmux, bool on, bool link)
 	return 0;
 }
 
+/*
+ * Account the time spent in the state that ends now (pw->lock held): a
+ * dGPU whose power is not known counts as not cut.
+ */
+static void gmux_power_account(struct gmux_power *pw)
+{
+	ktime_t now = ktime_get();
+	u64 d = ktime_to_ns(ktime_sub(now, pw->since));
+
+	lockdep_assert_held(&pw->lock);
+	if (pw->state == 0)
+		pw->off_ns += d;
+	else
+		pw->on_ns += d;
+	pw->since = now;
+}
+
 /* gmux_power_set() with pw->lock held; @again: even if already so */
 static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power_user who,
 			    bool link, bool again)
@@ -386,12 +403,14 @@ static int __gmux_power_set(struct apple_gmux_ng *gmux, bool on, enum gmux_power
 		pw->failures++;
 		WRITE_ONCE(gmux->last_error, ret);
 		/* the gmux may have acted on part of it: the state is not known */
+		gmux_power_account(pw);
 		pw->state = -1;
 		if (ret != -ETIMEDOUT)
 			dev_err(&gmux->pnp->dev, "dGPU power %s failed: %pe\n",
 				on ? "on" : "off", ERR_PTR(ret));
 		return ret;
 	}
+	gmux_power_account(pw);
 	pw->state = on;
 	if (on)
 		pw->off_by = GMUX_POWER_NOBODY;
@@ -448,6 +467,29 @@ int gmux_power_state(struct apple_gmux_ng *gmux, enum gmux_power_user *who)
 		*who = pw->off_by;
 	mutex_unlock(&pw->lock);
 	return state;
+}
+
+/**
+ * gmux_power_residency() - how long the dGPU was cut, and not, since load
+ * @gmux: the gmux
+ * @on_ms: receives the milliseconds it was not cut (powered, or its power
+ *	not known: before the first change, and after one that failed)
+ * @off_ms: receives the milliseconds it was cut, by runtime PM or by
+ *	vga_switcheroo
+ *
+ * Counted by the power owner under its lock at every change of the record
+ * (gmux_power_set(), and a dGPU taken for off at registration), from
+ * gmux_power_init(); sysfs on_ms and off_ms of the dgpu_power device.
+ */
+void gmux_power_residency(struct apple_gmux_ng *gmux, u64 *on_ms, u64 *off_ms)
+{
+	struct gmux_power *pw = &gmux->power;
+
+	mutex_lock(&pw->lock);
+	gmux_power_account(pw);
+	*on_ms = div_u64(pw->on_ns, NSEC_PER_MSEC);
+	*off_ms = div_u64(pw->off_ns, NSEC_PER_MSEC);
+	mutex_unlock(&pw->lock);
 }
 
 /**
@@ -682,6 +724,7 @@ int gmux_power_register(struct apple_gmux_ng *gmux)
 	pci_dev_put(dgpu);
 	mutex_lock(&pw->lock);
 	if (vs == VGA_SWITCHEROO_OFF && pw->state < 0 && pw->off_by == GMUX_POWER_NOBODY) {
+		gmux_power_account(pw);
 		pw->state = 0;
 		pw->off_by = GMUX_POWER_SWITCHEROO;
 		dev_info(&gmux->pnp->dev, "dGPU switched off through vga_switcheroo before the driver loaded: taken as off\n");
@@ -782,6 +825,7 @@ void gmux_power_init(struct apple_gmux_ng *gmux)
 	init_completion(&pw->done);
 	pw->state = -1;
 	pw->off_by = GMUX_POWER_NOBODY;
+	pw->since = ktime_get();
 }
 
 /**

@@ -566,10 +566,33 @@ static ssize_t off_by_show(struct device *dev, struct device_attribute *attr, ch
 }
 static DEVICE_ATTR_RO(off_by);
 
+/* sysfs on_ms, off_ms: the power owner's residency since the module took the gmux */
+static ssize_t gmux_dgpu_power_time_show(struct device *dev, char *buf, bool want_off)
+{
+	u64 on_ms, off_ms;
+
+	gmux_power_residency(gmux_runpm_from_dev(dev), &on_ms, &off_ms);
+	return sysfs_emit(buf, "%llu\n", want_off ? off_ms : on_ms);
+}
+
+static ssize_t on_ms_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return gmux_dgpu_power_time_show(dev, buf, false);
+}
+static DEVICE_ATTR_RO(on_ms);
+
+static ssize_t off_ms_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return gmux_dgpu_power_time_show(dev, buf, true);
+}
+static DEVICE_ATTR_RO(off_ms);
+
 static struct attribute *gmux_dgpu_power_attrs[] = {
 	&dev_attr_stay_on_reason.attr,
 	&dev_attr_state.attr,
 	&dev_attr_off_by.attr,
+	&dev_attr_on_ms.attr,
+	&dev_attr_off_ms.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(gmux_dgpu_power);

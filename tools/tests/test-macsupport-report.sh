@@ -16,8 +16,8 @@ TOOL=$1
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SCHEMA=$TOP/Documentation/macsupport-report.schema.json
 PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+T=${KEEP_T:-$(mktemp -d)}
+[ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
 n=0
 failed=0
 
@@ -574,6 +574,147 @@ check "without --firmware no firmware section" sh -c "
 	[ \"\$(jq_py '$T/fw-off.json' \"'firmware' in d\")\" = False ]"
 check "--model without --firmware is a usage error" sh -c "
 	'$TOOL' --model MacBookPro8,2 > /dev/null 2>&1; [ \$? = 1 ]"
+# --- 8b. what the bundle saved (residency, estimate) and --measure ----------
+
+# The controller's residency and the dGPU's (tb_macpm's and apple_gmux_ng's
+# on_ms/off_ms); the estimate is the published figure times the share off
+S=$T/save
+full_mac "$S"
+echo 25000 > "$S/sys/class/tb_macpm/0000:07:00.0/on_ms"
+echo 75000 > "$S/sys/class/tb_macpm/0000:07:00.0/off_ms"
+echo 10000 > "$S/sys/devices/pnp0/00:03/dgpu_power/on_ms"
+echo 90000 > "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
+run save "$S"
+check "savings: text gives each device's share off and an estimate with its source" sh -c "
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s\$' '$T/save.txt' &&
+	grep -q '^    estimate: about 1.3 W saved on average (not measured here; source: 1.7 W: 12.2 -> 10.5 W, ' '$T/save.txt' &&
+	grep -q '^  dGPU 0000:01:00.0: off 90% of 100 s\$' '$T/save.txt' &&
+	grep -q '^    estimate: about 9.2 W saved on average (not measured here; source: 10.2 W: 23.9 -> 13.7 W, ' '$T/save.txt'"
+check "savings: JSON carries the residency and the estimate, labelled so, and validates" sh -c "
+	validate '$T/save.json' &&
+	[ \"\$(jq_py '$T/save.json' \"[(s['kind'], s['device'], s['on_ms'], s['off_ms'], s['off_share'], s['estimate']['is_estimate'], s['estimate']['saved_watts']) for s in d['savings']]\")\" = \"[('thunderbolt', '0000:07:00.0', 25000, 75000, 0.75, True, 1.275), ('dgpu', '0000:01:00.0', 10000, 90000, 0.9, True, 9.18)]\" ] &&
+	[ \"\$(jq_py '$T/save.json' \"d['measurement']\")\" = None ]"
+# Thunderbolt 3: no published figure, said so; a controller kept on says why
+echo "Alpine Ridge" > "$S/sys/class/tb_macpm/0000:07:00.0/generation"
+echo "a Thunderbolt device or peer is connected" > "$S/sys/class/tb_macpm/0000:07:00.0/stay_on_reason"
+rm "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
+run save3 "$S"
+check "savings: Thunderbolt 3 has no estimate, a reason to stay on is given, an old module's counters are unknown" sh -c "
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s; stays on now: a Thunderbolt device or peer is connected\$' '$T/save3.txt' &&
+	grep -q '^    estimate: none (none: no published per-controller figure for Thunderbolt 3)\$' '$T/save3.txt' &&
+	grep -q '^  dGPU 0000:01:00.0: time off not known' '$T/save3.txt' &&
+	validate '$T/save3.json' &&
+	[ \"\$(jq_py '$T/save3.json' \"[(s['off_share'], s['estimate']['idle_watts'], s['estimate']['saved_watts']) for s in d['savings']]\")\" = \"[(0.75, None, None), (None, 10.2, None)]\" ]"
+
+# --measure on a made-up tree: the controller's chip (upstream port, DSB0 ->
+# NHI, DSB2 -> xHCI), the gmux's switch, a battery. Nothing here reacts to
+# the writes, so the devices never change state: what is checked is the
+# refusals, what the hold writes, that everything is given back, the output
+K=$T/meas
+full_mac "$K"
+echo 1000 > "$K/sys/class/tb_macpm/0000:07:00.0/on_ms"
+echo 1000 > "$K/sys/class/tb_macpm/0000:07:00.0/off_ms"
+chip=$K/sys/devices/pci0000:00/0000:00:01.1/0000:05:00.0
+for f in 0000:06:00.0/0000:07:00.0:0x088000 0000:06:02.0/0000:08:00.0:0x0c0330 \
+	 0000:06:01.0/0000:09:00.0:0x060400; do
+	p=$chip/${f%:*}
+	mkdir -p "$p/power"
+	echo "${f##*:}" > "$p/class"
+	ln -s "../../../devices/pci0000:00/0000:00:01.1/0000:05:00.0/${f%:*}" \
+		"$K/sys/bus/pci/devices/${p##*/}"
+done
+# a device's directory has dozens of attribute files besides its devices
+for a in aer_dev_correctable ari_enabled broken_parity_status class config consistent_dma_mask_bits \
+	 current_link_speed current_link_width d3cold_allowed device dma_mask_bits driver_override \
+	 enable irq link local_cpulist local_cpus max_link_speed max_link_width modalias msi_bus \
+	 numa_node power_state remove rescan reset resource revision secondary_bus_number \
+	 subordinate_bus_number subsystem_device subsystem_vendor uevent vendor; do
+	: > "$chip/$a"
+	: > "$chip/0000:06:02.0/$a"
+done
+echo auto > "$chip/0000:06:00.0/0000:07:00.0/power/control"
+echo auto > "$chip/0000:06:02.0/0000:08:00.0/power/control"
+echo auto > "$chip/0000:06:01.0/0000:09:00.0/power/control"
+echo auto > "$K/sys/devices/pnp0/00:03/dgpu_power/power/control"
+controls() {
+	for _f in "$chip/0000:06:00.0/0000:07:00.0/power/control" "$chip/0000:06:02.0/0000:08:00.0/power/control" \
+		"$chip/0000:06:01.0/0000:09:00.0/power/control" "$K/sys/devices/pnp0/00:03/dgpu_power/power/control"; do
+		printf '%s ' "$(cat "$_f")"
+	done
+}
+found=$(controls)
+"$TOOL" --root "$K" --measure 0.2 --pairs 1 > "$T/m0.txt" 2> "$T/m0.err"
+echo $? > "$T/m0.rc"
+now=$(controls)
+check "--measure: without a battery it refuses, touching nothing" sh -c "
+	[ \$(cat '$T/m0.rc') = 1 ] && grep -q -- '--measure: no battery in /sys/class/power_supply' '$T/m0.err' &&
+	[ ! -s '$T/m0.txt' ] && [ '$now' = '$found' ]"
+mkdir -p "$K/sys/class/power_supply/BAT0" "$K/sys/class/power_supply/ADP1" \
+	"$K/sys/class/power_supply/hidpp_battery_0"
+echo Battery > "$K/sys/class/power_supply/hidpp_battery_0/type"
+echo Device > "$K/sys/class/power_supply/hidpp_battery_0/scope"
+echo Battery > "$K/sys/class/power_supply/BAT0/type"
+echo Discharging > "$K/sys/class/power_supply/BAT0/status"
+echo 12000000 > "$K/sys/class/power_supply/BAT0/power_now"
+echo Mains > "$K/sys/class/power_supply/ADP1/type"
+echo 1 > "$K/sys/class/power_supply/ADP1/online"
+"$TOOL" --root "$K" --measure 0.2 --pairs 1 > "$T/m1.txt" 2> "$T/m1.err"
+echo $? > "$T/m1.rc"
+now=$(controls)
+check "--measure: on AC it refuses (exit 1), touching nothing" sh -c "
+	[ \$(cat '$T/m1.rc') = 1 ] && grep -q -- '--measure: on AC power (ADP1 is online)' '$T/m1.err' &&
+	[ ! -s '$T/m1.txt' ] && [ '$now' = '$found' ]"
+echo 0 > "$K/sys/class/power_supply/ADP1/online"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TOOL" --root "$K" --measure 0.2 \
+		> "$T/m2.txt" 2> "$T/m2.err"
+else
+	"$TOOL" --root "$K" --measure 0.2 > "$T/m2.txt" 2> "$T/m2.err"
+fi
+echo $? > "$T/m2.rc"
+check "--measure: without root it refuses" sh -c "
+	[ \$(cat '$T/m2.rc') = 1 ] && grep -q -- '--measure needs root' '$T/m2.err' && [ ! -s '$T/m2.txt' ]"
+if [ "$(id -u)" = 0 ]; then
+	"$TOOL" --root "$K" --json --measure 0.2 --pairs 2 > "$T/m3.json" 2> "$T/m3.err"
+	echo $? > "$T/m3.rc"
+	now=$(controls)
+	check "--measure: a run holds the NHI and the xHCI (not a port's device) and the dGPU's switch, and gives them back" sh -c "
+		[ \$(cat '$T/m3.rc') = 0 ] && [ '$now' = '$found' ] &&
+		[ \$(grep -c 'pair [12]/2, held on : 12.00 W' '$T/m3.err') = 4 ] &&
+		[ \$(grep -c 'pair [12]/2, let go  : 12.00 W' '$T/m3.err') = 4 ] &&
+		grep -q 'Thunderbolt 0000:07:00.0, pair 1/2, held on : 12.00 W (.* readings, NOT on after' '$T/m3.err'"
+	check "--measure: the JSON carries the measurement and validates" sh -c "
+		validate '$T/m3.json' &&
+		[ \"\$(jq_py '$T/m3.json' \"[(x['kind'], x['pairs_done'], x['saved_watts_median'], x['on_watts'], x['off_windows_missed'], x['on_windows_missed']) for x in d['measurement']['devices']]\")\" = \"[('thunderbolt', 2, 0.0, [12.0, 12.0], 0, 2), ('dgpu', 2, 0.0, [12.0, 12.0], 0, 2)]\" ]"
+	# current x voltage where the battery has no power_now (mA units)
+	rm "$K/sys/class/power_supply/BAT0/power_now"
+	echo -1500000 > "$K/sys/class/power_supply/BAT0/current_now"
+	echo 11400000 > "$K/sys/class/power_supply/BAT0/voltage_now"
+	"$TOOL" --root "$K" --measure 0.2 --pairs 1 > "$T/m4.txt" 2> "$T/m4.err"
+	now=$(controls)
+	check "--measure: current_now x voltage_now (17.10 W), the text reports the median and spread" sh -c "
+		grep -q 'held on : 17.10 W (.* readings, current x voltage' '$T/m4.err' &&
+		grep -q '^Measured on the battery (BAT0, current_now x voltage_now; 1 pair of 0.2 s windows)\$' '$T/m4.txt' &&
+		grep -q '^  Thunderbolt 0000:07:00.0: saves 0.00 W (median of 1; spread 0.00 .. 0.00 W); did not power on in 1 of 1 windows\$' '$T/m4.txt' &&
+		[ '$now' = '$found' ]"
+	# Ctrl-C in a window: every device given back as found
+	"$TOOL" --root "$K" --measure 30 > "$T/m5.txt" 2> "$T/m5.err" &
+	pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat "$chip/0000:06:00.0/0000:07:00.0/power/control")" = on ] && sleep 0.2 && break
+		sleep 0.2
+	done
+	held=$(controls)
+	kill -INT "$pid"
+	wait "$pid"
+	echo $? > "$T/m5.rc"
+	now=$(controls)
+	check "--measure: Ctrl-C gives every device back as found (held: $held)" sh -c "
+		[ \$(cat '$T/m5.rc') = 1 ] && [ '$held' = 'on on auto auto ' ] &&
+		[ '$now' = '$found' ] && grep -q 'interrupted: every device was given back as found' '$T/m5.err'"
+else
+	ok "--measure runs" "SKIP: not root"
+fi
 
 # --- 9. the machine this runs on ---------------------------------------------
 
