@@ -138,6 +138,46 @@ fi
 # The host validates the JSON against the schema.
 json_check macsupport-report report-json /tmp/report.json
 
+# --firmware on the guest's own tables (/sys/firmware/acpi/tables, as the
+# report reads them on a Mac): every table is read, none refused, and the
+# check agrees with the model table, or differs only in the kinds the
+# profile's EXPECT_FW_DIFFERS names (gmux, thunderbolt, quirk), each for the
+# reason EXPECT_FW_DIFFERS_WHY gives; an expectation that no longer differs
+# fails too. Not real: the tables are OVMF's and QEMU's with the profile's
+# stand-in SSDTs (names, methods and GPEs of the real ones; the host tier
+# firmware-check runs the same check on the real dumps).
+if macsupport-report --firmware > /tmp/report-fw.txt 2> /tmp/report-fw.err; then frc=0; else frc=$?; fi
+macsupport-report --firmware --json > /tmp/report-fw.json 2>> /tmp/report-fw.err
+fw_tables=$(sed -n 's/^  tables: *//p' /tmp/report-fw.txt)
+fw_status=$(tr -d ' \n' < /tmp/report-fw.json | sed -n 's/.*"firmware":{"status":"\([a-z-]*\)".*/\1/p')
+# the kinds of difference, from the lines "MODEL: KIND: ..."
+fw_kinds=$(sed -n '/^  differs:/,/^$/p' /tmp/report-fw.txt | sed -n 's/^ *\(differs: *\)\{0,1\}[A-Za-z]*[0-9]*,[0-9]*: \([a-z]*\)[: ].*/\2/p' |
+	sort -u | tr '\n' ' ')
+fw_diffs=$(sed -n '/^  differs:/,/^$/p' /tmp/report-fw.txt | sed 's/^ *\(differs: *\)\{0,1\}//' | head -n 4 | tr '\n' ' ')
+case "${EXPECT_APPLE:-0}/${EXPECT_MODEL_UNKNOWN:-0}" in
+0/*|*/1) fw_want=unknown-model ;;
+*) fw_want=${EXPECT_FW_DIFFERS:+differs}; fw_want=${fw_want:-agrees} ;;
+esac
+fw_bad=
+[ "$frc" = "$rc" ] || fw_bad="exit $frc, the report's $rc;"
+[ -s /tmp/report-fw.err ] && fw_bad="$fw_bad stderr '$(head -c 200 /tmp/report-fw.err | tr '\n' ' ')';"
+grep -q '^Firmware (ACPI tables)' /tmp/report-fw.txt || fw_bad="$fw_bad no Firmware section;"
+case "$fw_tables" in *", 0 refused") ;; *) fw_bad="$fw_bad tables '$fw_tables';" ;; esac
+[ "$fw_status" = "$fw_want" ] || fw_bad="$fw_bad status '$fw_status', want '$fw_want';"
+[ "$fw_status" != differs ] || [ -n "$fw_kinds" ] || fw_bad="$fw_bad differences of no known kind;"
+for k in $fw_kinds; do
+	case " ${EXPECT_FW_DIFFERS:-} " in
+	*" $k "*) ;;
+	*) fw_bad="$fw_bad a $k difference the profile does not expect;" ;;
+	esac
+done
+if [ -z "$fw_bad" ]; then
+	pass macsupport-report report-firmware "$fw_status; tables: $fw_tables${fw_kinds:+; differs in ${fw_kinds% } (as expected: ${EXPECT_FW_DIFFERS_WHY:-?}): $fw_diffs}"
+else
+	fail macsupport-report report-firmware "$fw_bad differs: $fw_diffs"
+fi
+json_check macsupport-report report-firmware-json /tmp/report-fw.json
+
 for m in $loaded_here; do
 	rmmod "$m" 2> /dev/null
 done
