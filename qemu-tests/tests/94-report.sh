@@ -171,6 +171,12 @@ for k in $fw_kinds; do
 	*) fw_bad="$fw_bad a $k difference the profile does not expect;" ;;
 	esac
 done
+[ "$fw_want" != differs ] || for k in $EXPECT_FW_DIFFERS; do
+	case " $fw_kinds" in
+	*" $k "*) ;;
+	*) fw_bad="$fw_bad no $k difference, which the profile expects;" ;;
+	esac
+done
 if [ -z "$fw_bad" ]; then
 	pass macsupport-report report-firmware "$fw_status; tables: $fw_tables${fw_kinds:+; differs in ${fw_kinds% } (as expected: ${EXPECT_FW_DIFFERS_WHY:-?}): $fw_diffs}"
 else
