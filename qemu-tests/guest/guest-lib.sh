@@ -246,6 +246,33 @@ _host_send()
 	return 1
 }
 
+# host_checkpoint SECONDS: tell the host agent the guest is at its
+# checkpoint (guest/init: nothing of a test has run yet); the host may save
+# the guest now and start other boots from it (lib/harness.sh,
+# snap_checkpoint). Prints the answer's arguments ("tests=a.sh,b.sh
+# mode=test"); the answer of a guest started from a saved one comes from its
+# own agent, whatever the id. Non-zero without an answer within SECONDS.
+host_checkpoint()
+{
+	_hc_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
+	_hc_end=$(( $(date +%s) + $1 ))
+	exec 7<>"$_hc_port"
+	echo "MACSUPPORT-CHECKPOINT $(cut -c 1-8 /proc/sys/kernel/random/uuid)" >&7
+	while _hc_left=$((_hc_end - $(date +%s))); [ "$_hc_left" -gt 0 ]; do
+		IFS= read -r -t "$_hc_left" _hc_line <&7 || { sleep 0.2; continue; }
+		case "$_hc_line" in
+		"MACSUPPORT-GO "*)
+			exec 7<&-
+			_hc_line=${_hc_line#MACSUPPORT-GO }
+			echo "${_hc_line#* }"
+			return 0 ;;
+		esac
+	done
+	exec 7<&-
+	echo "no answer from the host agent in $1 s"
+	return 2
+}
+
 # uptime_cs: time since boot in centiseconds
 uptime_cs()
 {

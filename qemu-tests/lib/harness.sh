@@ -428,8 +428,11 @@ sim_start()
 		echo "harness: gmux-sim did not lay out $SIM_SHM within 5 s" >> "$work/sim.log"
 		return 1
 	fi
+	# master=on: QEMU may save the guest (snap_checkpoint) with the window's
+	# contents; a guest started from it writes them into this simulator's
+	# window, which at the checkpoint is as the simulator laid it out.
 	SIM_ARGS=(-object "memory-backend-file,id=gmuxsim,size=1M,share=on,mem-path=$SIM_SHM"
-		  -device ivshmem-plain,memdev=gmuxsim,bus=pcie.0,addr=0x10)
+		  -device ivshmem-plain,memdev=gmuxsim,master=on,bus=pcie.0,addr=0x10)
 }
 
 # stop_process PID: TERM, up to 2 s to go, then KILL; returns its exit status
@@ -633,6 +636,13 @@ host_agent()
 	trap 'exit 0' TERM
 	# Read-write opens of the FIFOs never block, whether QEMU has them open or not.
 	exec {in}<>"$work/hostagent.out" {out}<>"$work/hostagent.in"
+	# A guest started from a saved one waits at its checkpoint for the
+	# answer its first boot's agent did not give it (snap_checkpoint).
+	if [ -e "$work/snap.restored" ]; then
+		printf 'MACSUPPORT-GO restored %s\n' "$(cat "$work/snap.go")" >&"$out"
+		printf '%s restored: the guest goes on with %s\n' "$(date -u +%T.%N | cut -c 1-12)" \
+			"$(cat "$work/snap.go")" >> "$work/hostagent.log"
+	fi
 	while :; do
 		if ! IFS= read -r -t 1 -u "$in" line; then
 			buf+=$line	# a timeout keeps the partial line
@@ -647,6 +657,10 @@ host_agent()
 		case "$tag" in
 		MACSUPPORT-QMP) ;;
 		MACSUPPORT-QMP-REPEAT) read -r count gap json <<< "$json" ;;
+		MACSUPPORT-CHECKPOINT)
+			[[ "$id" =~ ^[A-Za-z0-9._-]+$ ]] || id=bad-id
+			snap_checkpoint "$work" "$sock" "$id" "$out"
+			continue ;;
 		*) continue ;;
 		esac
 		[[ "$id" =~ ^[A-Za-z0-9._-]+$ ]] || id=bad-id
@@ -666,6 +680,81 @@ host_agent()
 		printf '%s %s (%ss)\n  < %s\n  > %s\n' "$(date -u +%T.%N | cut -c 1-12)" "$id" \
 			"$(elapsed "$t0")" "$json" "$ans" >> "$work/hostagent.log"
 	done
+}
+
+# --- saved guests ---------------------------------------------------------------
+#
+# Boot once, start many (qemu-tests/run): the guest's /init stops at its
+# checkpoint, once the kernel has booted, the boot modules are loaded and the
+# result port is open, before anything of a test ran, and asks the host
+# agent for its tests (MACSUPPORT-CHECKPOINT). In a boot with SNAP_SAVE=FILE
+# the agent first saves the whole machine there (QMP migrate to a file: RAM
+# and device state; the OVMF variable store beside it as FILE.vars), then
+# lets it go on. A boot with SNAP_FROM=FILE starts QEMU from that file
+# (-incoming) instead of booting: the same profile, kernel, command line,
+# firmware and devices, its own console, result port, simulator and agent;
+# its agent answers the checkpoint the saved guest is waiting at. A boot of
+# a saved guest costs well under a second of CPU against the 9 or so of
+# OVMF, the kernel and /init under TCG (testing.rst, "Where the time goes").
+# Not the same as a boot in two ways: every started guest has the same
+# random state (the kernel's entropy pool, random UUIDs) and its console
+# holds only what came after the checkpoint (the first boot's console has
+# the rest, scanned there).
+
+# snap_checkpoint WORK SOCK ID OUTFD: answer the guest's checkpoint: save it
+# first when this boot is to (SNAP_SAVE); FILE.failed if that fails, so
+# that the boots waiting for it boot instead
+snap_checkpoint()
+{
+	local work=$1 sock=$2 id=$3 out=$4 file=${SNAP_SAVE:-} ans st i t0
+
+	t0=$(now)
+	if [ -n "$file" ]; then
+		st=failed
+		qmp_call "$work" "$sock" \
+			'{"execute":"migrate-set-parameters","arguments":{"max-bandwidth":8589934592}}' \
+			> /dev/null
+		ans=$(qmp_call "$work" "$sock" \
+			"{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"exec:cat > '$file.tmp'\"}}" | head -n 1)
+		if [[ "$ans" == '{"return"'* ]]; then
+			for ((i = 0; i < 600; i++)); do
+				ans=$(qmp_call "$work" "$sock" '{"execute":"query-migrate"}' | head -n 1)
+				case "$ans" in
+				*'"status": "completed"'*|*'"status":"completed"'*) st=completed; break ;;
+				*'"status": "failed"'*|*'"status":"failed"'*|*'"error"'*) break ;;
+				esac
+				sleep 0.1
+			done
+		fi
+		# Stopped now: the variable store is what the saved guest's is.
+		if [ "$st" = completed ] && cp "$work/ovmf-vars.fd" "$file.vars" 2>/dev/null &&
+		   mv "$file.tmp" "$file"; then
+			echo "$(stat -c %s "$file") bytes in $(elapsed "$t0") s" > "$work/snap.saved"
+		else
+			echo "$st: $ans" > "$file.failed"
+			rm -f "$file.tmp"
+		fi
+		qmp_call "$work" "$sock" '{"execute":"cont"}' > /dev/null
+	fi
+	printf 'MACSUPPORT-GO %s %s\n' "$id" "$(cat "$work/snap.go")" >&"$out"
+	printf '%s %s checkpoint (%ss)%s\n' "$(date -u +%T.%N | cut -c 1-12)" "$id" "$(elapsed "$t0")" \
+		"${file:+: saved to $file: $(cat "$work/snap.saved" "$file.failed" 2>/dev/null)}" \
+		>> "$work/hostagent.log"
+}
+
+# snap_wait FILE SECONDS: wait until the boot that saves FILE has saved it
+# (0), or failed to, or ended without (1)
+snap_wait()
+{
+	local file=$1 limit=$2 i
+
+	for ((i = 0; i < limit * 5; i++)); do
+		[ -e "$file" ] && return 0
+		[ -e "$file.failed" ] && return 1
+		[ -e "$file.ended" ] && { [ -e "$file" ]; return; }
+		sleep 0.2
+	done
+	return 1
 }
 
 # host_agent_start WORK: make the port's FIFOs and the QMP socket path, start
@@ -712,7 +801,7 @@ host_agent_stop()
 boot_profile()
 {
 	local name=$1 tests=$2 mode=${3:-test} label=${4:-$1} limit=${5:-$QEMU_TIMEOUT}
-	local work args=() serial=() fg=() qemu_out= smb rc t0 c0 cmdline
+	local work args=() serial=() fg=() qemu_out= smb rc t0 c0 cmdline vars incoming
 	local -a kernel
 
 	work=$(boot_dir "$label")
@@ -744,6 +833,16 @@ boot_profile()
 			cat "$OUT/initramfs.gz" "$work/profile.cpio.gz" > "$initrd"
 		fi
 
+		# SNAP_FROM: start from the guest a boot of this profile saved at
+		# its checkpoint, once it has; if it could not, boot.
+		if [ -n "${SNAP_FROM:-}" ] && [ "$mode" = test ] && [ -z "${BOOT_CMDLINE:-}" ]; then
+			if snap_wait "$SNAP_FROM" "$limit"; then
+				: > "$work/snap.restored"
+			else
+				echo "no saved guest: $(cat "$SNAP_FROM.failed" 2>/dev/null ||
+					echo "its boot ended without saving")" > "$work/snap.booted"
+			fi
+		fi
 		mapfile -t acpi < <(profile_acpi "$work") || exit 1
 		[ ${#acpi[@]} -eq $((2 * ${#ACPI[@]})) ] || {
 			echo "not ok harness acpi-tables # iasl failed for $name" > "$work/results"
@@ -760,7 +859,15 @@ boot_profile()
 			echo "not ok harness simulator # $(tail -n 1 "$work/sim.log")" > "$work/results"
 			exit 1
 		fi
-		cmdline=${BOOT_CMDLINE:-"$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"}
+		# A test boot's tests come at the guest's checkpoint (snap_checkpoint):
+		# every boot of a profile has the same command line, and one saved
+		# guest can start them all.
+		if [ "$mode" = test ]; then
+			cmdline=${BOOT_CMDLINE:-"$KCMDLINE_BASE macsupport.checkpoint=1 macsupport.mode=$mode"}
+		else
+			cmdline=${BOOT_CMDLINE:-"$KCMDLINE_BASE macsupport.tests=$tests macsupport.mode=$mode"}
+		fi
+		echo "tests=$tests mode=$mode" > "$work/snap.go"
 		cmdline+="${KCMDLINE_EXTRA:+ $KCMDLINE_EXTRA}${BOOT_APPEND:+ $BOOT_APPEND}"
 		# TEST ONLY: 6.2 and later choose the gmux backlight only if
 		# apple_gmux_detect() finds the chip at its real port or MMIO
@@ -776,8 +883,10 @@ boot_profile()
 		ovmf|apple-efi)
 			# OVMF_VARS_FROM: the variable store a previous boot left
 			# (a test that boots twice, see run).
-			cp "${OVMF_VARS_FROM:-$OVMF_VARS}" "$work/ovmf-vars.fd" || {
-				echo "not ok harness ovmf-vars # cannot copy ${OVMF_VARS_FROM:-$OVMF_VARS}" \
+			vars=${OVMF_VARS_FROM:-$OVMF_VARS}
+			[ -e "$work/snap.restored" ] && vars=$SNAP_FROM.vars
+			cp "$vars" "$work/ovmf-vars.fd" || {
+				echo "not ok harness ovmf-vars # cannot copy $vars" \
 					> "$work/results"
 				exit 1
 			}
@@ -815,6 +924,8 @@ boot_profile()
 			args+=(-drive "file=$BOOT_DISK,format=raw,if=none,id=rootdisk,cache=unsafe"
 			       -device virtio-blk-pci,drive=rootdisk,bus=pcie.0,addr=0x1a)
 		fi
+		incoming=
+		[ -e "$work/snap.restored" ] && incoming="exec:cat '$SNAP_FROM'"
 		host_agent_start "$work" || {
 			echo "not ok harness host-agent # cannot make $work/hostagent.{in,out}" \
 				> "$work/results"
@@ -833,8 +944,10 @@ boot_profile()
 			-device virtio-serial-pci,id=vser \
 			-chardev "file,id=results,path=$work/results" \
 			-device virtserialport,bus=vser.0,chardev=results,name=results \
-			"${AGENT_ARGS[@]}" "${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" >&"$qemu_out" 2>&1
+			"${AGENT_ARGS[@]}" "${SIM_ARGS[@]}" "${QEMU_ARGS[@]}" \
+			${incoming:+-incoming "$incoming"} >&"$qemu_out" 2>&1
 		rc=$?
+		[ -n "${SNAP_SAVE:-}" ] && : > "$SNAP_SAVE.ended"
 		exec {qemu_out}>&-
 		elapsed "$t0" > "$work/time"
 		times > "$work/times"
