@@ -276,7 +276,9 @@ static int read_line(const char *path, char *buf, size_t len)
 	int fd, ret = 0;
 
 	buf[0] = 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	do
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
@@ -2238,17 +2240,32 @@ static void meas_on_signal(int sig)
 	meas_stop = sig;
 }
 
-/* write_str() - write a sysfs attribute; 0 or -errno */
+/*
+ * The signals that end a run: each gives every device back before the tool
+ * exits. SIGPIPE is not among them: it is ignored, and a progress line that
+ * cannot be written (standard error a pipe whose reader is gone) ends the
+ * run the same way.
+ */
+static const int meas_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/*
+ * write_str() - write a sysfs attribute; 0 or -errno. A signal caught
+ * meanwhile (SA_RESTART does not cover every file system) retries.
+ */
 static int write_str(const char *path, const char *s)
 {
 	size_t n = strlen(s);
 	ssize_t w;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	do
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
-	w = write(fd, s, n);
+	do
+		w = write(fd, s, n);
+	while (w < 0 && errno == EINTR);
 	if (w < 0) {
 		w = -errno;
 		close(fd);
@@ -2527,11 +2544,20 @@ static int meas_set(struct meas_dev *d, bool hold)
 	return ret;
 }
 
-/* meas_restore() - every file written given back what it said; 0 if all were */
+/*
+ * meas_restore() - every file written given back what it said; 0 if all
+ * were. The signals that end a run are blocked meanwhile (a second Ctrl-C
+ * must not cut it short); one that comes is taken once all is given back.
+ */
 static int meas_restore(void)
 {
+	sigset_t block, old;
 	int i, ret = 0;
 
+	sigemptyset(&block);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaddset(&block, meas_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < meas.nfiles; i++) {
 		struct meas_file *f = &meas.files[i];
 		char now[16];
@@ -2545,6 +2571,7 @@ static int meas_restore(void)
 			ret = -EIO;
 		}
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 
@@ -2616,7 +2643,11 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 		hold ? "held on " : "let go  ", sum / n, n,
 		meas.power_now ? "" : ", current x voltage",
 		*reached ? (hold ? "on" : "off") : (hold ? "NOT on" : "NOT off"), waited);
-	fflush(stderr);
+	/* nobody reads the progress any more (2>&1 | head -3): stop as on Ctrl-C */
+	if (fflush(stderr) || ferror(stderr)) {
+		meas_stop = SIGPIPE;
+		return -1;
+	}
 	return sum / n;
 }
 
@@ -2669,7 +2700,8 @@ static int meas_device(const struct report *r, struct meas_dev *d)
  */
 static int meas_run(const struct report *r)
 {
-	struct sigaction sa = { .sa_handler = meas_on_signal };
+	struct sigaction sa = { .sa_handler = meas_on_signal, .sa_flags = SA_RESTART };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	int i, ret = 0;
 
 	if (geteuid())
@@ -2688,10 +2720,15 @@ static int meas_run(const struct report *r)
 		d->s = &savings.s[i];
 		meas_holds(r, d);
 	}
+	/* while one handler runs, the others wait */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaddset(&sa.sa_mask, meas_signals[i]);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaction(meas_signals[i], &sa, NULL);
+	/* a write to a pipe nobody reads fails with EPIPE instead of killing */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, NULL);
 	fprintf(stderr, "%s: measuring on %s (%s): %d device%s, %d pairs of %g s windows each; Ctrl-C gives every device back\n",
 		prog, meas.battery, meas.power_now ? "power_now" : "current_now x voltage_now",
 		meas.ndev, meas.ndev == 1 ? "" : "s", meas.pairs, meas.window);

@@ -712,6 +712,37 @@ if [ "$(id -u)" = 0 ]; then
 	check "--measure: Ctrl-C gives every device back as found (held: $held)" sh -c "
 		[ \$(cat '$T/m5.rc') = 1 ] && [ '$held' = 'on on auto auto ' ] &&
 		[ '$now' = '$found' ] && grep -q 'interrupted: every device was given back as found' '$T/m5.err'"
+	# Ctrl-\ (SIGQUIT) likewise; a background job of sh starts with SIGINT
+	# and SIGQUIT ignored, env gives SIGQUIT back its default (a core dump)
+	env --default-signal=QUIT "$TOOL" --root "$K" --measure 30 > "$T/m6.txt" 2> "$T/m6.err" &
+	pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat "$chip/0000:06:00.0/0000:07:00.0/power/control")" = on ] && sleep 0.2 && break
+		sleep 0.2
+	done
+	held=$(controls)
+	kill -QUIT "$pid"
+	# a tool that ignores the signal would measure for minutes: not waited for
+	(sleep 10; kill -KILL "$pid" 2> /dev/null) &
+	dog=$!
+	wait "$pid"
+	echo $? > "$T/m6.rc"
+	kill "$dog" 2> /dev/null
+	now=$(controls)
+	check "--measure: SIGQUIT (Ctrl-\\) gives every device back as found (held: $held)" sh -c "
+		[ \$(cat '$T/m6.rc') = 1 ] && [ '$held' = 'on on auto auto ' ] &&
+		[ '$now' = '$found' ] && grep -q 'interrupted: every device was given back as found' '$T/m6.err'"
+	# standard error a pipe whose reader left after the first line: the
+	# first window's progress line (the controller held on) cannot be
+	# written; SIGPIPE (its default restored) must not kill the tool there
+	{
+		env --default-signal=PIPE "$TOOL" --root "$K" --measure 0.5 --pairs 1 2>&1 > "$T/m7.txt"
+		echo $? > "$T/m7.rc"
+	} | head -n 1 > "$T/m7.head"
+	now=$(controls)
+	check "--measure: standard error closed (2>&1 | head -1): the run stops, every device given back" sh -c "
+		[ \$(cat '$T/m7.rc') = 1 ] && grep -q 'measuring on BAT0' '$T/m7.head' &&
+		[ '$now' = '$found' ] && [ ! -s '$T/m7.txt' ]"
 else
 	ok "--measure runs" "SKIP: not root"
 fi
