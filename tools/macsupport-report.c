@@ -1066,6 +1066,8 @@ static void json_model(const struct report *r)
 
 static void field(const char *label, const char *v);
 #define FW_MAX_ERRORS	MAC_FW_MAX_TABLES
+/* files listed in a folder: its tables and whatever else a dump keeps */
+#define FW_MAX_FILES	(MAC_FW_MAX_TABLES * 4)
 
 struct fw_table {
 	char file[NAME_LEN];
@@ -1085,11 +1087,12 @@ static struct {
 	const struct mac_model_info *info;
 	const char *error;		/* the tables could not be listed */
 	int ntables;
-	struct fw_table tables[MAC_FW_MAX_TABLES];
-	struct mac_fw_error errs[MAC_FW_MAX_TABLES];
+	/* one more: "too many" in the place of what was not read */
+	struct fw_table tables[MAC_FW_MAX_TABLES + 1];
+	struct mac_fw_error errs[MAC_FW_MAX_TABLES + 1];
 	int nbad;
 	struct mac_fw *fw;
-	u8 *bufs[MAC_FW_MAX_TABLES];
+	u8 *bufs[MAC_FW_MAX_TABLES + 1];
 } fwr;
 
 /* fw_is_table() - a name the tool reads: DSDT and SSDT files */
@@ -1209,10 +1212,29 @@ static int fw_cmp_tables(const void *a, const void *b)
 	return strverscmp(x, y);
 }
 
+/*
+ * fw_too_many() - what was not read, in the table list as a refused entry
+ * (the spare place of fwr.tables): a check of part of the firmware must
+ * not say it agrees
+ */
+static void fw_too_many(const char *file, const char *what, int room, const char *missed)
+{
+	struct mac_fw_error *e = &fwr.errs[fwr.ntables];
+	struct fw_table *t = &fwr.tables[fwr.ntables++];
+
+	memset(t, 0, sizeof(*t));
+	copy_str(t->file, sizeof(t->file), file);
+	t->length = -1;
+	snprintf(e->msg, sizeof(e->msg), "too many %s: the check has room for %d, %s", what, room,
+		 missed);
+	t->error = e->msg;
+	fwr.nbad++;
+}
+
 /* fw_load() - list, read and add every table; Return: 0, or -1 if none could be listed */
 static int fw_load(void)
 {
-	static char names[MAC_FW_MAX_TABLES * 2][NAME_LEN];
+	static char names[FW_MAX_FILES][NAME_LEN];
 	char dirs[2][PATH_MAX];
 	int ndirs = 0, d, i, n;
 
@@ -1245,8 +1267,12 @@ static int fw_load(void)
 				    "no such folder, or it cannot be listed";
 			return -1;
 		}
-		if (n > (int)ARRAY_SIZE(names))
-			n = ARRAY_SIZE(names);
+		if (n > (int)ARRAY_SIZE(names)) {
+			/* which were listed is the file system's order: any table may be missed */
+			fw_too_many(d ? "dynamic/" : "./", "files in the folder", FW_MAX_FILES,
+				    "its tables were not read");
+			break;
+		}
 		qsort(names, n < 0 ? 0 : n, sizeof(*names), fw_cmp_tables);
 		for (i = 0; i < n; i++) {
 			struct fw_table *t;
@@ -1257,8 +1283,12 @@ static int fw_load(void)
 
 			if (!fw_is_table(names[i], fwr.dir))
 				continue;
-			if (fwr.ntables == MAC_FW_MAX_TABLES)
-				break;
+			if (fwr.ntables == MAC_FW_MAX_TABLES) {
+				snprintf(path, sizeof(path), "%s%s", d ? "dynamic/" : "", names[i]);
+				fw_too_many(path, "tables", MAC_FW_MAX_TABLES,
+					    "this one and those after it were not read");
+				goto done;
+			}
 			t = &fwr.tables[fwr.ntables];
 			memset(t, 0, sizeof(*t));
 			snprintf(t->file, sizeof(t->file), "%s%s", d ? "dynamic/" : "", names[i]);
@@ -1286,6 +1316,7 @@ static int fw_load(void)
 			}
 		}
 	}
+done:
 	if (!fwr.ntables) {
 		fwr.error = "no DSDT or SSDT in it";
 		return -1;
@@ -1357,7 +1388,7 @@ static void fw_text(void)
 	const struct mac_fw *fw = fwr.fw;
 	const struct mac_fw_gmux *g;
 	char buf[LINE_LEN], m[128];
-	int i, dsdt = 0;
+	int i, dsdt = 0, folders = 0;
 	unsigned int k;
 
 	printf("\nFirmware (ACPI tables)\n");
@@ -1366,10 +1397,13 @@ static void fw_text(void)
 		field("error:", fwr.error);
 		return;
 	}
-	for (i = 0; i < fwr.ntables; i++)
+	for (i = 0; i < fwr.ntables; i++) {
 		dsdt += !strncasecmp(fwr.tables[i].file, "DSDT", 4);
-	snprintf(buf, sizeof(buf), "%d (%d DSDT, %d SSDT), %d refused", fwr.ntables, dsdt,
-		 fwr.ntables - dsdt, fwr.nbad);
+		/* a folder's "too many files": no table */
+		folders += fwr.tables[i].file[strlen(fwr.tables[i].file) - 1] == '/';
+	}
+	snprintf(buf, sizeof(buf), "%d (%d DSDT, %d SSDT), %d refused", fwr.ntables - folders,
+		 dsdt, fwr.ntables - folders - dsdt, fwr.nbad);
 	field("tables:", buf);
 	for (i = 0; i < fwr.ntables; i++) {
 		const struct fw_table *t = &fwr.tables[i];

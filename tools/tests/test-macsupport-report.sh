@@ -541,6 +541,21 @@ for b in short length checksum aml trailing signature; do
 		[ \"\$(jq_py '$T/fw-bad-$b.json' \"d['firmware']['status']\")\" = error ]"
 done
 
+# past the check's room: refused with the reason, never a silent "agrees"
+fw fw-many-tables "$T/fw/many-tables" --model MacBookPro8,2
+check "--firmware: one table more than the check has room for (64): refused, exit 1" sh -c "
+	[ \$(cat '$T/fw-many-tables.rc') = 1 ] && [ \$(cat '$T/fw-many-tables.jrc') = 1 ] &&
+	grep -q 'tables: *65 (1 DSDT, 64 SSDT), 1 refused' '$T/fw-many-tables.txt' &&
+	grep -q 'error: *SSDT-64.aml: too many tables: the check has room for 64, this one and those after it were not read' '$T/fw-many-tables.txt' &&
+	validate_fw '$T/fw-many-tables.json' &&
+	[ \"\$(jq_py '$T/fw-many-tables.json' \"d['firmware']['status'], d['firmware']['tables'][64]['file'], d['firmware']['tables'][64]['offset']\")\" = \"('error', 'SSDT-64.aml', None)\" ]"
+fw fw-many-objects "$T/fw/many-objects" --model MacBookPro8,2
+check "--firmware: one named object more than the check has room for (4096): refused at its byte, exit 1" sh -c "
+	[ \$(cat '$T/fw-many-objects.rc') = 1 ] && [ \$(cat '$T/fw-many-objects.jrc') = 1 ] &&
+	grep -q 'error: *DSDT.aml: too many named objects: the check has room for 4096 in all tables (at byte 57387)' '$T/fw-many-objects.txt' &&
+	validate_fw '$T/fw-many-objects.json' &&
+	[ \"\$(jq_py '$T/fw-many-objects.json' \"d['firmware']['status'], d['firmware']['tables'][0]['offset']\")\" = \"('error', 57387)\" ]"
+
 fw fw-none "$T/fw/nothing-here" --model MacBookPro8,2
 check "--firmware: a folder that is not there: an error, exit 1" sh -c "
 	[ \$(cat '$T/fw-none.rc') = 1 ] && grep -q 'error: *no such folder' '$T/fw-none.txt' &&
