@@ -2157,7 +2157,7 @@ static void text_savings(void)
 {
 	int i;
 
-	printf("\nWhat the bundle saved (since each module loaded)\n");
+	printf("\nWhat the bundle saved (time awake since each device was bound)\n");
 	if (!savings.n)
 		printf("  no device the bundle powers down\n");
 	for (i = 0; i < savings.n; i++) {
@@ -2167,7 +2167,7 @@ static void text_savings(void)
 		printf("  %s ", s->dgpu ? "dGPU" : "Thunderbolt");
 		put_text(s->dev);
 		if (share >= 0)
-			printf(": off %.0f%% of %.0f s", share * 100,
+			printf(": off %.0f%% of %.0f s awake", share * 100,
 			       (double)(s->on_ms + s->off_ms) / 1000);
 		else
 			printf(": time off not known (%s too old?)",

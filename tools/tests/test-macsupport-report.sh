@@ -601,9 +601,9 @@ echo 10000 > "$S/sys/devices/pnp0/00:03/dgpu_power/on_ms"
 echo 90000 > "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
 run save "$S"
 check "savings: text gives each device's share off and an estimate with its source" sh -c "
-	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s\$' '$T/save.txt' &&
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s awake\$' '$T/save.txt' &&
 	grep -q '^    estimate: about 1.3 W saved on average (not measured here; source: 1.7 W: 12.2 -> 10.5 W, ' '$T/save.txt' &&
-	grep -q '^  dGPU 0000:01:00.0: off 90% of 100 s\$' '$T/save.txt' &&
+	grep -q '^  dGPU 0000:01:00.0: off 90% of 100 s awake\$' '$T/save.txt' &&
 	grep -q '^    estimate: about 9.2 W saved on average (not measured here; source: 10.2 W: 23.9 -> 13.7 W, ' '$T/save.txt'"
 check "savings: JSON carries the residency and the estimate, labelled so, and validates" sh -c "
 	validate '$T/save.json' &&
@@ -615,7 +615,7 @@ echo "a Thunderbolt device or peer is connected" > "$S/sys/class/tb_macpm/0000:0
 rm "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
 run save3 "$S"
 check "savings: Thunderbolt 3 has no estimate, a reason to stay on is given, an old module's counters are unknown" sh -c "
-	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s; stays on now: a Thunderbolt device or peer is connected\$' '$T/save3.txt' &&
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s awake; stays on now: a Thunderbolt device or peer is connected\$' '$T/save3.txt' &&
 	grep -q '^    estimate: none (none: no published per-controller figure for Thunderbolt 3)\$' '$T/save3.txt' &&
 	grep -q '^  dGPU 0000:01:00.0: time off not known' '$T/save3.txt' &&
 	validate '$T/save3.json' &&
