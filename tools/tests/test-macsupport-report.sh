@@ -762,6 +762,23 @@ else
 	ok "--measure runs" "SKIP: not root"
 fi
 
+# --- 8c. the manual page ------------------------------------------------------
+
+# each option --help names starts an item of OPTIONS (a missing .TP renders
+# it inside the option before); rendered with man-db's man -l
+if command -v man > /dev/null && MANWIDTH=80 man -l "$TOP/tools/macsupport-report.1" \
+	> "$T/man.txt" 2> "$T/man.err" && [ -s "$T/man.txt" ]; then
+	missing=
+	for o in $("$TOOL" --help | grep -o -- '--[a-z]*' | sort -u); do
+		sed -n '/^OPTIONS/,/^EXIT STATUS/p' "$T/man.txt" |
+			grep -qE -- "^       (-h, )?$o( |\$)" || missing="$missing $o"
+	done
+	check "manual page: every option of --help starts an item of OPTIONS${missing:+ (not:$missing)}" \
+		test -z "$missing"
+else
+	ok "manual page: every option of --help starts an item of OPTIONS" "SKIP: no man -l"
+fi
+
 # --- 9. the machine this runs on ---------------------------------------------
 
 "$TOOL" > "$T/real.txt" 2> "$T/real.err"
