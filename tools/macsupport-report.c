@@ -982,6 +982,7 @@ static void jval(const char *key, const struct value *v)
 	jstr(key, v->ok ? v->s : NULL);
 }
 
+/* jint() - a count or a number that cannot be negative; null if @v < 0 */
 static void jint(const char *key, long v)
 {
 	jkey(key);
@@ -989,6 +990,13 @@ static void jint(const char *key, long v)
 		fputs("null", stdout);
 	else
 		printf("%ld", v);
+}
+
+/* jlong() - an integer whose negative values mean something: as it is */
+static void jlong(const char *key, long v)
+{
+	jkey(key);
+	printf("%ld", v);
 }
 
 static void jbool(const char *key, bool v)
@@ -1547,7 +1555,8 @@ static void fw_json(void)
 			jstr(NULL, p);
 		jclose(']');
 		jint("xrin", t->has_xrin ? (long)t->xrin : -1);
-		jint("plug_methods", t->nplug);
+		/* the schema's -1: an SSDT could not be walked */
+		jlong("plug_methods", t->nplug);
 		if (t->nplug == 1) {
 			jopen("plug_gpe", '{');
 			jint("gpe", t->plug.gpe);
