@@ -2041,6 +2041,15 @@ static void print_text(const struct report *r)
 	default:
 		printf("Everything the bundle knows of is in order.\n");
 	}
+	/* --firmware leaves the exit status alone: what it found is said here */
+	if (fwr.want && fwr.error)
+		printf("  The firmware check read no table (see Firmware).\n");
+	else if (fwr.want && fwr.nbad)
+		printf("  The firmware check refused %d of the %d tables (see Firmware): it covers the others only.\n",
+		       fwr.nbad, fwr.ntables);
+	if (fwr.want && !fwr.error && fwr.fw->ndiffs)
+		printf("  The firmware differs from the model table in %u point%s (see Firmware).\n",
+		       fwr.fw->ndiffs, fwr.fw->ndiffs == 1 ? "" : "s");
 	if (r->nactions)
 		printf("\nWhat you can do\n");
 	for (i = 0; i < r->nactions; i++) {

@@ -573,6 +573,18 @@ check "--firmware on this machine (--root): the report gains its firmware sectio
 	grep -q '^Firmware (ACPI tables)' '$T/fw-live.txt' && grep -q 'MacBookPro8,2 (dmi)' '$T/fw-live.txt' &&
 	grep -q 'tables: *3 (1 DSDT, 2 SSDT), 0 refused' '$T/fw-live.txt' && validate '$T/fw-live.json' &&
 	[ \"\$(jq_py '$T/fw-live.json' \"d['firmware']['status'], d['firmware']['tables'][2]['file']\")\" = \"('agrees', 'dynamic/SSDT3')\" ]"
+# a refused table on this machine: the exit status stays the report's, the
+# Summary says so
+cp "$T/fw/bad-checksum/DSDT.aml" "$fwroot/sys/firmware/acpi/tables/dynamic/SSDT4"
+run fw-live-bad "$fwroot" --firmware
+rm "$fwroot/sys/firmware/acpi/tables/dynamic/SSDT4"
+check "--firmware on this machine, a table refused: the Summary says so, the exit status is the report's" sh -c "
+	[ \$(cat '$T/fw-live-bad.rc') = \$(cat '$T/fw-live.rc') ] &&
+	grep -q 'dynamic/SSDT4: bad checksum' '$T/fw-live-bad.txt' &&
+	sed -n '/^Summary/,\$p' '$T/fw-live-bad.txt' | grep -q '^  The firmware check refused 1 of the 4 tables (see Firmware): it covers the others only.\$' &&
+	! sed -n '/^Summary/,\$p' '$T/fw-live.txt' | grep -q 'The firmware' &&
+	validate '$T/fw-live-bad.json' &&
+	[ \"\$(jq_py '$T/fw-live-bad.json' \"d['firmware']['status']\")\" = error ]"
 chmod 000 "$fwroot/sys/firmware/acpi/tables/SSDT1"
 if [ -r "$fwroot/sys/firmware/acpi/tables/SSDT1" ]; then
 	ok "--firmware on this machine, a table it may not read" "SKIP: running as root, every file is readable"
