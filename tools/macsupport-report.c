@@ -2282,6 +2282,7 @@ static struct {
 	struct meas_dev d[MAX_SAVE];
 	int nfiles;
 	struct meas_file files[MEAS_MAX_FILES];
+	bool pairs_given;		/* --pairs: it goes with --measure */
 } meas = { .window = MEAS_WINDOW_S, .pairs = MEAS_PAIRS };
 
 /* set by a signal handler: volatile sig_atomic_t, as C requires there */
@@ -2906,6 +2907,7 @@ static int parse_measure_arg(int argc, char **argv, int *i)
 	if (*end || n < 1 || n > MEAS_MAX_PAIRS)
 		return -1;
 	meas.pairs = n;
+	meas.pairs_given = true;
 	return 0;
 }
 
@@ -2962,6 +2964,12 @@ int main(int argc, char **argv)
 		return errorf(EXIT_ERROR, "--root: path too long");
 	if (fwr.model_opt && !fwr.want)
 		return errorf(EXIT_ERROR, "--model goes with --firmware");
+	if (meas.pairs_given && !meas.asked)
+		return errorf(EXIT_ERROR, "--pairs goes with --measure");
+	/* a folder's tables are no machine to measure: not silently ignored */
+	if (fwr.dir && meas.asked)
+		return errorf(EXIT_ERROR,
+			      "--measure measures this machine; --firmware DIR reads a folder's tables alone: one or the other");
 	if (fwr.dir)
 		return fw_only(json);
 

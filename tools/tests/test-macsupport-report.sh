@@ -601,6 +601,16 @@ check "without --firmware no firmware section" sh -c "
 	[ \"\$(jq_py '$T/fw-off.json' \"'firmware' in d\")\" = False ]"
 check "--model without --firmware is a usage error" sh -c "
 	'$TOOL' --model MacBookPro8,2 > /dev/null 2>&1; [ \$? = 1 ]"
+# --firmware DIR reads a folder alone: --measure and --pairs are refused,
+# not ignored (exit 1, nothing on standard output)
+for a in "--measure" "--measure 5 --pairs 2" "--pairs 2"; do
+	# shellcheck disable=SC2086
+	"$TOOL" --firmware "$T/fw/classic-tb1" --model MacBookPro8,2 $a > "$T/fw-meas.txt" 2> "$T/fw-meas.err"
+	echo $? > "$T/fw-meas.rc"
+	check "--firmware DIR $a is a usage error" sh -c "
+		[ \$(cat '$T/fw-meas.rc') = 1 ] && [ ! -s '$T/fw-meas.txt' ] &&
+		grep -q -e '--measure measures this machine' -e '--pairs goes with --measure' '$T/fw-meas.err'"
+done
 # --- 8b. what the bundle saved (residency, estimate) and --measure ----------
 
 # The controller's residency and the dGPU's (tb_macpm's and apple_gmux_ng's
