@@ -2361,35 +2361,63 @@ static void ps_value(struct value *v, const char *name, const char *attr)
 	read_value(v, PS_DIR "/%s/%s", name, attr);
 }
 
+/* the power supplies --measure looks at: each Mains, the battery */
+#define MEAS_MAX_SUPPLIES	32
+
+/*
+ * meas_mains_online() - a Mains supply online (its name into @name), for
+ * a charger plugged in while the battery's status still says otherwise
+ */
+static bool meas_mains_online(char *name, size_t size)
+{
+	char names[MEAS_MAX_SUPPLIES][NAME_LEN];
+	char path[PATH_MAX];
+	struct value v;
+	int i, n;
+
+	if (path_of(path, sizeof(path), PS_DIR))
+		return false;
+	n = list_dir(path, names, MEAS_MAX_SUPPLIES, false);
+	if (n > MEAS_MAX_SUPPLIES)
+		n = MEAS_MAX_SUPPLIES;
+	for (i = 0; i < n; i++) {
+		ps_value(&v, names[i], "type");
+		if (!v.ok || strcmp(v.s, "Mains"))
+			continue;
+		ps_value(&v, names[i], "online");
+		if (v.ok && !strcmp(v.s, "1")) {
+			copy_str(name, size, names[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * meas_find_battery() - the system battery, and whether it discharges
  * Return: 0, or an errorf() status with what is wrong.
  */
 static int meas_find_battery(void)
 {
-	char names[32][NAME_LEN];
-	char path[PATH_MAX];
+	char names[MEAS_MAX_SUPPLIES][NAME_LEN];
+	char path[PATH_MAX], mains[NAME_LEN];
 	struct value v, w;
 	int i, n;
 
 	meas.battery[0] = 0;
 	if (path_of(path, sizeof(path), PS_DIR))
 		return errorf(EXIT_ERROR, "--measure: path too long");
-	n = list_dir(path, names, 32, false);
-	if (n > 32)
-		n = 32;
+	if (meas_mains_online(mains, sizeof(mains)))
+		return errorf(EXIT_ERROR,
+			      "--measure: on AC power (%s is online): unplug the charger, the battery's discharge is what is measured",
+			      mains);
+	n = list_dir(path, names, MEAS_MAX_SUPPLIES, false);
+	if (n > MEAS_MAX_SUPPLIES)
+		n = MEAS_MAX_SUPPLIES;
 	for (i = 0; i < n; i++) {
 		ps_value(&v, names[i], "type");
-		if (!v.ok)
+		if (!v.ok || !strcmp(v.s, "Mains"))
 			continue;
-		if (!strcmp(v.s, "Mains")) {
-			ps_value(&w, names[i], "online");
-			if (w.ok && !strcmp(w.s, "1"))
-				return errorf(EXIT_ERROR,
-					      "--measure: on AC power (%s is online): unplug the charger, the battery's discharge is what is measured",
-					      names[i]);
-			continue;
-		}
 		/* a mouse's or a keyboard's battery is scope "Device" */
 		ps_value(&w, names[i], "scope");
 		if (strcmp(v.s, "Battery") || (w.ok && !strcmp(w.s, "Device")) || meas.battery[0])
@@ -2421,18 +2449,27 @@ static int meas_find_battery(void)
 	return 0;
 }
 
-/* meas_rate() - the battery's discharge in W; < 0 if unreadable or not discharging */
-static double meas_rate(bool *on_ac)
+/*
+ * meas_rate() - the battery's discharge in W; < 0 if unreadable or not
+ * discharging. @on_ac: what says AC power now (the battery's status, or a
+ * Mains supply's name), "" if nothing does.
+ */
+static double meas_rate(char *on_ac, size_t size)
 {
 	struct value v, w;
 	double a, b;
 	char *end;
 
-	*on_ac = false;
+	on_ac[0] = 0;
 	ps_value(&v, meas.battery, "status");
 	if (v.ok && (!strcmp(v.s, "Charging") || !strcmp(v.s, "Full") ||
 		     !strcmp(v.s, "Not charging"))) {
-		*on_ac = true;
+		snprintf(on_ac, size, "%s is \"%s\"", meas.battery, v.s);
+		return -1;
+	}
+	/* a charger plugged in: the battery's status may follow only later */
+	if (meas_mains_online(on_ac, size)) {
+		snprintf(on_ac + strlen(on_ac), size - strlen(on_ac), " is online");
 		return -1;
 	}
 	ps_value(&v, meas.battery, meas.power_now ? "power_now" : "current_now");
@@ -2651,7 +2688,7 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 			  bool *reached)
 {
 	double t0, sum = 0, step, rate, waited;
-	bool on_ac;
+	char on_ac[LINE_LEN];
 	int err, n = 0;
 
 	err = meas_set(d, hold);
@@ -2671,10 +2708,9 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 		step = 2;
 	t0 = now_s();
 	while (!meas_stop) {
-		rate = meas_rate(&on_ac);
-		if (on_ac) {
-			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped",
-			       meas.battery);
+		rate = meas_rate(on_ac, sizeof(on_ac));
+		if (on_ac[0]) {
+			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped", on_ac);
 			return -1;
 		}
 		if (rate >= 0) {

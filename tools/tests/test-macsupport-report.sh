@@ -780,6 +780,25 @@ if [ "$(id -u)" = 0 ]; then
 	check "--measure: standard error closed (2>&1 | head -1): the run stops, every device given back" sh -c "
 		[ \$(cat '$T/m7.rc') = 1 ] && grep -q 'measuring on BAT0' '$T/m7.head' &&
 		[ '$now' = '$found' ] && [ ! -s '$T/m7.txt' ]"
+	# a charger plugged in during a window: Mains online at once, the
+	# battery's status still "Discharging" (it follows later, if ever)
+	"$TOOL" --root "$K" --measure 1 --pairs 1 > "$T/m8.txt" 2> "$T/m8.err" &
+	pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat "$chip/0000:06:00.0/0000:07:00.0/power/control")" = on ] && break
+		sleep 0.1
+	done
+	echo 1 > "$K/sys/class/power_supply/ADP1/online"
+	(sleep 20; kill -KILL "$pid" 2> /dev/null) &
+	dog=$!
+	wait "$pid"
+	echo $? > "$T/m8.rc"
+	kill "$dog" 2> /dev/null
+	echo 0 > "$K/sys/class/power_supply/ADP1/online"
+	now=$(controls)
+	check "--measure: a charger plugged in during a window (Mains online, battery Discharging): stops, every device given back" sh -c "
+		[ \$(cat '$T/m8.rc') = 1 ] && grep -q -- '--measure: on AC power now (ADP1 is online): stopped' '$T/m8.err' &&
+		[ '$now' = '$found' ] && [ ! -s '$T/m8.txt' ]"
 else
 	ok "--measure runs" "SKIP: not root"
 fi
