@@ -2206,7 +2206,7 @@ static void text_savings(void)
 		       prog);
 }
 
-/* jnum() - a number with two decimals, or null if @v < 0 */
+/* jnum() - a number with three decimals, or null if @v < 0 */
 static void jnum(const char *key, double v)
 {
 	jkey(key);

@@ -172,8 +172,9 @@ struct mac_fw {
 
 /**
  * struct mac_fw_error - why a table was refused
- * @msg: what is wrong, one line ("truncated: the header says 2048 bytes, the
- *	file has 100")
+ * @msg: what is wrong, one line of mac_fw_add_table()'s fixed texts
+ *	("truncated: its header's Length is beyond the end of the file",
+ *	"bad checksum: its bytes do not sum to 0")
  * @offset: where, in the table (the AML's offset plus the header's 36)
  */
 struct mac_fw_error {
