@@ -276,7 +276,9 @@ static int read_line(const char *path, char *buf, size_t len)
 	int fd, ret = 0;
 
 	buf[0] = 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	do
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
@@ -980,6 +982,7 @@ static void jval(const char *key, const struct value *v)
 	jstr(key, v->ok ? v->s : NULL);
 }
 
+/* jint() - a count or a number that cannot be negative; null if @v < 0 */
 static void jint(const char *key, long v)
 {
 	jkey(key);
@@ -987,6 +990,13 @@ static void jint(const char *key, long v)
 		fputs("null", stdout);
 	else
 		printf("%ld", v);
+}
+
+/* jlong() - an integer whose negative values mean something: as it is */
+static void jlong(const char *key, long v)
+{
+	jkey(key);
+	printf("%ld", v);
 }
 
 static void jbool(const char *key, bool v)
@@ -1064,6 +1074,8 @@ static void json_model(const struct report *r)
 
 static void field(const char *label, const char *v);
 #define FW_MAX_ERRORS	MAC_FW_MAX_TABLES
+/* files listed in a folder: its tables and whatever else a dump keeps */
+#define FW_MAX_FILES	(MAC_FW_MAX_TABLES * 4)
 
 struct fw_table {
 	char file[NAME_LEN];
@@ -1083,11 +1095,12 @@ static struct {
 	const struct mac_model_info *info;
 	const char *error;		/* the tables could not be listed */
 	int ntables;
-	struct fw_table tables[MAC_FW_MAX_TABLES];
-	struct mac_fw_error errs[MAC_FW_MAX_TABLES];
+	/* one more: "too many" in the place of what was not read */
+	struct fw_table tables[MAC_FW_MAX_TABLES + 1];
+	struct mac_fw_error errs[MAC_FW_MAX_TABLES + 1];
 	int nbad;
 	struct mac_fw *fw;
-	u8 *bufs[MAC_FW_MAX_TABLES];
+	u8 *bufs[MAC_FW_MAX_TABLES + 1];
 } fwr;
 
 /* fw_is_table() - a name the tool reads: DSDT and SSDT files */
@@ -1207,10 +1220,29 @@ static int fw_cmp_tables(const void *a, const void *b)
 	return strverscmp(x, y);
 }
 
+/*
+ * fw_too_many() - what was not read, in the table list as a refused entry
+ * (the spare place of fwr.tables): a check of part of the firmware must
+ * not say it agrees
+ */
+static void fw_too_many(const char *file, const char *what, int room, const char *missed)
+{
+	struct mac_fw_error *e = &fwr.errs[fwr.ntables];
+	struct fw_table *t = &fwr.tables[fwr.ntables++];
+
+	memset(t, 0, sizeof(*t));
+	copy_str(t->file, sizeof(t->file), file);
+	t->length = -1;
+	snprintf(e->msg, sizeof(e->msg), "too many %s: the check has room for %d, %s", what, room,
+		 missed);
+	t->error = e->msg;
+	fwr.nbad++;
+}
+
 /* fw_load() - list, read and add every table; Return: 0, or -1 if none could be listed */
 static int fw_load(void)
 {
-	static char names[MAC_FW_MAX_TABLES * 2][NAME_LEN];
+	static char names[FW_MAX_FILES][NAME_LEN];
 	char dirs[2][PATH_MAX];
 	int ndirs = 0, d, i, n;
 
@@ -1243,8 +1275,12 @@ static int fw_load(void)
 				    "no such folder, or it cannot be listed";
 			return -1;
 		}
-		if (n > (int)ARRAY_SIZE(names))
-			n = ARRAY_SIZE(names);
+		if (n > (int)ARRAY_SIZE(names)) {
+			/* which were listed is the file system's order: any table may be missed */
+			fw_too_many(d ? "dynamic/" : "./", "files in the folder", FW_MAX_FILES,
+				    "its tables were not read");
+			break;
+		}
 		qsort(names, n < 0 ? 0 : n, sizeof(*names), fw_cmp_tables);
 		for (i = 0; i < n; i++) {
 			struct fw_table *t;
@@ -1255,8 +1291,12 @@ static int fw_load(void)
 
 			if (!fw_is_table(names[i], fwr.dir))
 				continue;
-			if (fwr.ntables == MAC_FW_MAX_TABLES)
-				break;
+			if (fwr.ntables == MAC_FW_MAX_TABLES) {
+				snprintf(path, sizeof(path), "%s%s", d ? "dynamic/" : "", names[i]);
+				fw_too_many(path, "tables", MAC_FW_MAX_TABLES,
+					    "this one and those after it were not read");
+				goto done;
+			}
 			t = &fwr.tables[fwr.ntables];
 			memset(t, 0, sizeof(*t));
 			snprintf(t->file, sizeof(t->file), "%s%s", d ? "dynamic/" : "", names[i]);
@@ -1284,6 +1324,7 @@ static int fw_load(void)
 			}
 		}
 	}
+done:
 	if (!fwr.ntables) {
 		fwr.error = "no DSDT or SSDT in it";
 		return -1;
@@ -1355,7 +1396,7 @@ static void fw_text(void)
 	const struct mac_fw *fw = fwr.fw;
 	const struct mac_fw_gmux *g;
 	char buf[LINE_LEN], m[128];
-	int i, dsdt = 0;
+	int i, dsdt = 0, folders = 0;
 	unsigned int k;
 
 	printf("\nFirmware (ACPI tables)\n");
@@ -1364,10 +1405,13 @@ static void fw_text(void)
 		field("error:", fwr.error);
 		return;
 	}
-	for (i = 0; i < fwr.ntables; i++)
+	for (i = 0; i < fwr.ntables; i++) {
 		dsdt += !strncasecmp(fwr.tables[i].file, "DSDT", 4);
-	snprintf(buf, sizeof(buf), "%d (%d DSDT, %d SSDT), %d refused", fwr.ntables, dsdt,
-		 fwr.ntables - dsdt, fwr.nbad);
+		/* a folder's "too many files": no table */
+		folders += fwr.tables[i].file[strlen(fwr.tables[i].file) - 1] == '/';
+	}
+	snprintf(buf, sizeof(buf), "%d (%d DSDT, %d SSDT), %d refused", fwr.ntables - folders,
+		 dsdt, fwr.ntables - folders - dsdt, fwr.nbad);
 	field("tables:", buf);
 	for (i = 0; i < fwr.ntables; i++) {
 		const struct fw_table *t = &fwr.tables[i];
@@ -1511,7 +1555,8 @@ static void fw_json(void)
 			jstr(NULL, p);
 		jclose(']');
 		jint("xrin", t->has_xrin ? (long)t->xrin : -1);
-		jint("plug_methods", t->nplug);
+		/* the schema's -1: an SSDT could not be walked */
+		jlong("plug_methods", t->nplug);
 		if (t->nplug == 1) {
 			jopen("plug_gpe", '{');
 			jint("gpe", t->plug.gpe);
@@ -1996,6 +2041,15 @@ static void print_text(const struct report *r)
 	default:
 		printf("Everything the bundle knows of is in order.\n");
 	}
+	/* --firmware leaves the exit status alone: what it found is said here */
+	if (fwr.want && fwr.error)
+		printf("  The firmware check read no table (see Firmware).\n");
+	else if (fwr.want && fwr.nbad)
+		printf("  The firmware check refused %d of the %d tables (see Firmware): it covers the others only.\n",
+		       fwr.nbad, fwr.ntables);
+	if (fwr.want && !fwr.error && fwr.fw->ndiffs)
+		printf("  The firmware differs from the model table in %u point%s (see Firmware).\n",
+		       fwr.fw->ndiffs, fwr.fw->ndiffs == 1 ? "" : "s");
 	if (r->nactions)
 		printf("\nWhat you can do\n");
 	for (i = 0; i < r->nactions; i++) {
@@ -2121,7 +2175,7 @@ static void text_savings(void)
 {
 	int i;
 
-	printf("\nWhat the bundle saved (since each module loaded)\n");
+	printf("\nWhat the bundle saved (time awake since each device was bound)\n");
 	if (!savings.n)
 		printf("  no device the bundle powers down\n");
 	for (i = 0; i < savings.n; i++) {
@@ -2131,7 +2185,7 @@ static void text_savings(void)
 		printf("  %s ", s->dgpu ? "dGPU" : "Thunderbolt");
 		put_text(s->dev);
 		if (share >= 0)
-			printf(": off %.0f%% of %.0f s", share * 100,
+			printf(": off %.0f%% of %.0f s awake", share * 100,
 			       (double)(s->on_ms + s->off_ms) / 1000);
 		else
 			printf(": time off not known (%s too old?)",
@@ -2152,7 +2206,7 @@ static void text_savings(void)
 		       prog);
 }
 
-/* jnum() - a number with two decimals, or null if @v < 0 */
+/* jnum() - a number with three decimals, or null if @v < 0 */
 static void jnum(const char *key, double v)
 {
 	jkey(key);
@@ -2228,6 +2282,7 @@ static struct {
 	struct meas_dev d[MAX_SAVE];
 	int nfiles;
 	struct meas_file files[MEAS_MAX_FILES];
+	bool pairs_given;		/* --pairs: it goes with --measure */
 } meas = { .window = MEAS_WINDOW_S, .pairs = MEAS_PAIRS };
 
 /* set by a signal handler: volatile sig_atomic_t, as C requires there */
@@ -2238,17 +2293,32 @@ static void meas_on_signal(int sig)
 	meas_stop = sig;
 }
 
-/* write_str() - write a sysfs attribute; 0 or -errno */
+/*
+ * The signals that end a run: each gives every device back before the tool
+ * exits. SIGPIPE is not among them: it is ignored, and a progress line that
+ * cannot be written (standard error a pipe whose reader is gone) ends the
+ * run the same way.
+ */
+static const int meas_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/*
+ * write_str() - write a sysfs attribute; 0 or -errno. A signal caught
+ * meanwhile (SA_RESTART does not cover every file system) retries.
+ */
 static int write_str(const char *path, const char *s)
 {
 	size_t n = strlen(s);
 	ssize_t w;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	do
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
-	w = write(fd, s, n);
+	do
+		w = write(fd, s, n);
+	while (w < 0 && errno == EINTR);
 	if (w < 0) {
 		w = -errno;
 		close(fd);
@@ -2291,35 +2361,63 @@ static void ps_value(struct value *v, const char *name, const char *attr)
 	read_value(v, PS_DIR "/%s/%s", name, attr);
 }
 
+/* the power supplies --measure looks at: each Mains, the battery */
+#define MEAS_MAX_SUPPLIES	32
+
+/*
+ * meas_mains_online() - a Mains supply online (its name into @name), for
+ * a charger plugged in while the battery's status still says otherwise
+ */
+static bool meas_mains_online(char *name, size_t size)
+{
+	char names[MEAS_MAX_SUPPLIES][NAME_LEN];
+	char path[PATH_MAX];
+	struct value v;
+	int i, n;
+
+	if (path_of(path, sizeof(path), PS_DIR))
+		return false;
+	n = list_dir(path, names, MEAS_MAX_SUPPLIES, false);
+	if (n > MEAS_MAX_SUPPLIES)
+		n = MEAS_MAX_SUPPLIES;
+	for (i = 0; i < n; i++) {
+		ps_value(&v, names[i], "type");
+		if (!v.ok || strcmp(v.s, "Mains"))
+			continue;
+		ps_value(&v, names[i], "online");
+		if (v.ok && !strcmp(v.s, "1")) {
+			copy_str(name, size, names[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * meas_find_battery() - the system battery, and whether it discharges
  * Return: 0, or an errorf() status with what is wrong.
  */
 static int meas_find_battery(void)
 {
-	char names[32][NAME_LEN];
-	char path[PATH_MAX];
+	char names[MEAS_MAX_SUPPLIES][NAME_LEN];
+	char path[PATH_MAX], mains[NAME_LEN];
 	struct value v, w;
 	int i, n;
 
 	meas.battery[0] = 0;
 	if (path_of(path, sizeof(path), PS_DIR))
 		return errorf(EXIT_ERROR, "--measure: path too long");
-	n = list_dir(path, names, 32, false);
-	if (n > 32)
-		n = 32;
+	if (meas_mains_online(mains, sizeof(mains)))
+		return errorf(EXIT_ERROR,
+			      "--measure: on AC power (%s is online): unplug the charger, the battery's discharge is what is measured",
+			      mains);
+	n = list_dir(path, names, MEAS_MAX_SUPPLIES, false);
+	if (n > MEAS_MAX_SUPPLIES)
+		n = MEAS_MAX_SUPPLIES;
 	for (i = 0; i < n; i++) {
 		ps_value(&v, names[i], "type");
-		if (!v.ok)
+		if (!v.ok || !strcmp(v.s, "Mains"))
 			continue;
-		if (!strcmp(v.s, "Mains")) {
-			ps_value(&w, names[i], "online");
-			if (w.ok && !strcmp(w.s, "1"))
-				return errorf(EXIT_ERROR,
-					      "--measure: on AC power (%s is online): unplug the charger, the battery's discharge is what is measured",
-					      names[i]);
-			continue;
-		}
 		/* a mouse's or a keyboard's battery is scope "Device" */
 		ps_value(&w, names[i], "scope");
 		if (strcmp(v.s, "Battery") || (w.ok && !strcmp(w.s, "Device")) || meas.battery[0])
@@ -2351,18 +2449,27 @@ static int meas_find_battery(void)
 	return 0;
 }
 
-/* meas_rate() - the battery's discharge in W; < 0 if unreadable or not discharging */
-static double meas_rate(bool *on_ac)
+/*
+ * meas_rate() - the battery's discharge in W; < 0 if unreadable or not
+ * discharging. @on_ac: what says AC power now (the battery's status, or a
+ * Mains supply's name), "" if nothing does.
+ */
+static double meas_rate(char *on_ac, size_t size)
 {
 	struct value v, w;
 	double a, b;
 	char *end;
 
-	*on_ac = false;
+	on_ac[0] = 0;
 	ps_value(&v, meas.battery, "status");
 	if (v.ok && (!strcmp(v.s, "Charging") || !strcmp(v.s, "Full") ||
 		     !strcmp(v.s, "Not charging"))) {
-		*on_ac = true;
+		snprintf(on_ac, size, "%s is \"%s\"", meas.battery, v.s);
+		return -1;
+	}
+	/* a charger plugged in: the battery's status may follow only later */
+	if (meas_mains_online(on_ac, size)) {
+		snprintf(on_ac + strlen(on_ac), size - strlen(on_ac), " is online");
 		return -1;
 	}
 	ps_value(&v, meas.battery, meas.power_now ? "power_now" : "current_now");
@@ -2527,11 +2634,20 @@ static int meas_set(struct meas_dev *d, bool hold)
 	return ret;
 }
 
-/* meas_restore() - every file written given back what it said; 0 if all were */
+/*
+ * meas_restore() - every file written given back what it said; 0 if all
+ * were. The signals that end a run are blocked meanwhile (a second Ctrl-C
+ * must not cut it short); one that comes is taken once all is given back.
+ */
 static int meas_restore(void)
 {
+	sigset_t block, old;
 	int i, ret = 0;
 
+	sigemptyset(&block);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaddset(&block, meas_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < meas.nfiles; i++) {
 		struct meas_file *f = &meas.files[i];
 		char now[16];
@@ -2545,6 +2661,7 @@ static int meas_restore(void)
 			ret = -EIO;
 		}
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 
@@ -2571,7 +2688,7 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 			  bool *reached)
 {
 	double t0, sum = 0, step, rate, waited;
-	bool on_ac;
+	char on_ac[LINE_LEN];
 	int err, n = 0;
 
 	err = meas_set(d, hold);
@@ -2591,10 +2708,9 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 		step = 2;
 	t0 = now_s();
 	while (!meas_stop) {
-		rate = meas_rate(&on_ac);
-		if (on_ac) {
-			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped",
-			       meas.battery);
+		rate = meas_rate(on_ac, sizeof(on_ac));
+		if (on_ac[0]) {
+			errorf(EXIT_ERROR, "--measure: on AC power now (%s): stopped", on_ac);
 			return -1;
 		}
 		if (rate >= 0) {
@@ -2616,7 +2732,11 @@ static double meas_window(const struct report *r, struct meas_dev *d, bool hold,
 		hold ? "held on " : "let go  ", sum / n, n,
 		meas.power_now ? "" : ", current x voltage",
 		*reached ? (hold ? "on" : "off") : (hold ? "NOT on" : "NOT off"), waited);
-	fflush(stderr);
+	/* nobody reads the progress any more (2>&1 | head -3): stop as on Ctrl-C */
+	if (fflush(stderr) || ferror(stderr)) {
+		meas_stop = SIGPIPE;
+		return -1;
+	}
 	return sum / n;
 }
 
@@ -2669,7 +2789,8 @@ static int meas_device(const struct report *r, struct meas_dev *d)
  */
 static int meas_run(const struct report *r)
 {
-	struct sigaction sa = { .sa_handler = meas_on_signal };
+	struct sigaction sa = { .sa_handler = meas_on_signal, .sa_flags = SA_RESTART };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	int i, ret = 0;
 
 	if (geteuid())
@@ -2688,10 +2809,15 @@ static int meas_run(const struct report *r)
 		d->s = &savings.s[i];
 		meas_holds(r, d);
 	}
+	/* while one handler runs, the others wait */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaddset(&sa.sa_mask, meas_signals[i]);
+	for (i = 0; i < (int)ARRAY_SIZE(meas_signals); i++)
+		sigaction(meas_signals[i], &sa, NULL);
+	/* a write to a pipe nobody reads fails with EPIPE instead of killing */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, NULL);
 	fprintf(stderr, "%s: measuring on %s (%s): %d device%s, %d pairs of %g s windows each; Ctrl-C gives every device back\n",
 		prog, meas.battery, meas.power_now ? "power_now" : "current_now x voltage_now",
 		meas.ndev, meas.ndev == 1 ? "" : "s", meas.pairs, meas.window);
@@ -2817,6 +2943,7 @@ static int parse_measure_arg(int argc, char **argv, int *i)
 	if (*end || n < 1 || n > MEAS_MAX_PAIRS)
 		return -1;
 	meas.pairs = n;
+	meas.pairs_given = true;
 	return 0;
 }
 
@@ -2873,6 +3000,12 @@ int main(int argc, char **argv)
 		return errorf(EXIT_ERROR, "--root: path too long");
 	if (fwr.model_opt && !fwr.want)
 		return errorf(EXIT_ERROR, "--model goes with --firmware");
+	if (meas.pairs_given && !meas.asked)
+		return errorf(EXIT_ERROR, "--pairs goes with --measure");
+	/* a folder's tables are no machine to measure: not silently ignored */
+	if (fwr.dir && meas.asked)
+		return errorf(EXIT_ERROR,
+			      "--measure measures this machine; --firmware DIR reads a folder's tables alone: one or the other");
 	if (fwr.dir)
 		return fw_only(json);
 

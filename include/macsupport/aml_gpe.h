@@ -113,7 +113,14 @@ struct aml_obj {
 	size_t len;
 };
 
-/* The visitor of aml_walk_objects(), called once per object. */
+/**
+ * typedef aml_visit_fn - the visitor of aml_walk_objects()
+ * @ctx: what the caller gave aml_walk_objects()
+ * @obj: the object met (its @seg valid only during the call)
+ *
+ * Called once per scope, device, method and name, in the order of the
+ * table; it cannot stop the walk.
+ */
 typedef void (*aml_visit_fn)(void *ctx, const struct aml_obj *obj);
 
 /**

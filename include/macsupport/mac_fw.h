@@ -15,7 +15,7 @@
 /* "\_SB_.PCI0.RP05.UPSB.DSB0.NHI0": 5 characters a segment, '\', NUL */
 #define MAC_FW_PATH_LEN		(AML_GPE_MAX_DEPTH * 5 + 2)
 #define MAC_FW_MAX_TABLES	64
-#define MAC_FW_MAX_OBJS		1024
+#define MAC_FW_MAX_OBJS		4096	/* MacPro7,1's tables: 787 */
 #define MAC_FW_MAX_TB		8
 #define MAC_FW_MAX_CHECKS	12
 #define MAC_FW_MAX_DIFFS	16
@@ -108,7 +108,17 @@ struct mac_fw_check {
 	bool ok;
 };
 
-/* A named object the walk recorded (internal to mac_fw.c). */
+/**
+ * struct mac_fw_obj - a named object the walk recorded (internal to mac_fw.c)
+ * @seg: its absolute path, @depth segments of 4 characters
+ * @depth: the number of segments
+ * @type: its &enum aml_obj_type
+ * @data: its data as the walk handed it over (in a table of &struct mac_fw)
+ * @len: bytes at @data
+ *
+ * Only devices and the names the check reads (XRPE, _HID, _PRW, ...) are
+ * recorded, at most MAC_FW_MAX_OBJS over all tables.
+ */
 struct mac_fw_obj {
 	char seg[AML_GPE_MAX_DEPTH][4];
 	u8 depth;
@@ -122,7 +132,8 @@ struct mac_fw_obj {
  * @ntables: tables added and walked
  * @tables: them, as given to mac_fw_add_table() (kept by the caller)
  * @table_len: their lengths
- * @objs_more: more named objects than MAC_FW_MAX_OBJS were of interest
+ * @objs_more: during mac_fw_add_table(): the data of the first named object
+ *	of interest past MAC_FW_MAX_OBJS (its table is then refused), or NULL
  * @gpe_method: GPEs with a method \_GPE._Lxx or _Exx, one bit each
  * @gpe_prw: GPEs some _PRW names, one bit each
  * @gmux: the gmux
@@ -141,7 +152,7 @@ struct mac_fw {
 	unsigned int ntables;
 	const u8 *tables[MAC_FW_MAX_TABLES];
 	size_t table_len[MAC_FW_MAX_TABLES];
-	bool objs_more;
+	const u8 *objs_more;
 	u8 gpe_method[32];
 	u8 gpe_prw[32];
 
@@ -161,8 +172,9 @@ struct mac_fw {
 
 /**
  * struct mac_fw_error - why a table was refused
- * @msg: what is wrong, one line ("truncated: the header says 2048 bytes, the
- *	file has 100")
+ * @msg: what is wrong, one line of mac_fw_add_table()'s fixed texts
+ *	("truncated: its header's Length is beyond the end of the file",
+ *	"bad checksum: its bytes do not sum to 0")
  * @offset: where, in the table (the AML's offset plus the header's 36)
  */
 struct mac_fw_error {
@@ -172,7 +184,7 @@ struct mac_fw_error {
 
 /**
  * mac_fw_init() - start an empty set of tables
- * @fw: the set (large: about 100 KB; allocate it)
+ * @fw: the set (large: about 400 KB; allocate it)
  */
 void mac_fw_init(struct mac_fw *fw);
 
@@ -188,7 +200,9 @@ void mac_fw_init(struct mac_fw *fw);
  * longer than @len, bytes after the table (a file must hold one table), a
  * bad checksum, a signature other than DSDT or SSDT, AML the walk of
  * aml_walk_objects() cannot follow (the offset where it stopped), more
- * than MAC_FW_MAX_TABLES tables. A refused table adds nothing.
+ * than MAC_FW_MAX_TABLES tables, a table that would take the named objects
+ * recorded past MAC_FW_MAX_OBJS (the offset of the first one left out: the
+ * check would miss what it declares). A refused table adds nothing.
  *
  * Return: 0, or -EINVAL with @err filled in.
  */

@@ -596,8 +596,12 @@ static int aml_visit_named(struct aml_walk *w, const struct aml_scope *scope,
 /* An extended opcode (after AML_EXT_PREFIX), as one code */
 #define AML_EXT(op)		(0x100 | (op))
 
-/* The term at @f's position: stepped over, or opened as a new frame. */
-static int aml_step(struct aml_walk *w, struct aml_frame *f)
+/*
+ * The term at @f's position: stepped over, or opened as a new frame. On an
+ * error *@where is the byte to blame: the term's, or for a Scope, Device or
+ * Method the name's (@f's position has already moved past the object).
+ */
+static int aml_step(struct aml_walk *w, struct aml_frame *f, size_t *where)
 {
 	const struct aml_scope scope = { w->pool + f->path, f->depth };
 	size_t p = f->p, end = f->end, obj_end, q;
@@ -605,6 +609,7 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 	unsigned int code;
 	int ret;
 
+	*where = p;
 	/* q: the first byte after the opcode */
 	if (aml[p] == AML_EXT_PREFIX) {
 		if (p + 1 >= end)
@@ -622,11 +627,13 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 		if (aml_pkg_end(aml, q, end, &obj_end))
 			return -EINVAL;
 		f->p = obj_end;
+		*where = aml_pkg_body(aml, q);
 		return aml_open_scope(w, f, aml_pkg_body(aml, q), obj_end, code != AML_SCOPE_OP);
 	case AML_METHOD_OP:
 		if (aml_pkg_end(aml, q, end, &obj_end))
 			return -EINVAL;
 		f->p = obj_end;
+		*where = aml_pkg_body(aml, q);
 		if (w->visit && aml_visit_named(w, &scope, AML_OBJ_METHOD, aml_pkg_body(aml, q),
 						obj_end))
 			return -EINVAL;
@@ -721,6 +728,7 @@ static int aml_step(struct aml_walk *w, struct aml_frame *f)
 static int aml_walk(struct aml_walk *w, size_t len)
 {
 	struct aml_frame *f;
+	size_t where;
 
 	aml_push(w, 0, len, 0, 0, AML_SEARCH, false);
 	while (w->nframes) {
@@ -729,9 +737,9 @@ static int aml_walk(struct aml_walk *w, size_t len)
 			w->nframes--;
 			continue;
 		}
-		if (!aml_step(w, f))
+		if (!aml_step(w, f, &where))
 			continue;
-		w->err = f->p;
+		w->err = where;
 		while (w->nframes && !w->frame[w->nframes - 1].soft)
 			w->nframes--;
 		if (!w->nframes)

@@ -65,6 +65,9 @@ static const char * const mac_fw_names[] = {
 #define AML_BUFFER	0x11
 #define AML_STRING	0x0d
 
+#define MAC_FW_STR_(x)	#x
+#define MAC_FW_STR(x)	MAC_FW_STR_(x)
+
 void mac_fw_init(struct mac_fw *fw)
 {
 	memset(fw, 0, sizeof(*fw));
@@ -130,7 +133,8 @@ static void mac_fw_visit(void *ctx, const struct aml_obj *o)
 			return;
 	}
 	if (fw->nobjs == MAC_FW_MAX_OBJS) {
-		fw->objs_more = true;
+		if (!fw->objs_more)
+			fw->objs_more = o->data;
 		return;
 	}
 	r = &fw->objs[fw->nobjs++];
@@ -168,7 +172,8 @@ int mac_fw_add_table(struct mac_fw *fw, const u8 *table, size_t len, struct mac_
 
 	memset(err, 0, sizeof(*err));
 	if (fw->ntables == MAC_FW_MAX_TABLES) {
-		mac_fw_err(err, 0, "too many tables");
+		mac_fw_err(err, 0, "too many tables: the check has room for "
+			   MAC_FW_STR(MAC_FW_MAX_TABLES));
 		return -EINVAL;
 	}
 	ret = aml_table_check(table, len, &length);
@@ -197,13 +202,22 @@ int mac_fw_add_table(struct mac_fw *fw, const u8 *table, size_t len, struct mac_
 		return -EINVAL;
 	}
 	memcpy(gpe_method, fw->gpe_method, sizeof(gpe_method));
-	if (aml_walk_objects(table + AML_TABLE_HEADER_LEN, length - AML_TABLE_HEADER_LEN,
-			     mac_fw_visit, fw, &where)) {
-		/* what it recorded points into a table now refused */
-		fw->nobjs = nobjs;
-		memcpy(fw->gpe_method, gpe_method, sizeof(gpe_method));
+	fw->objs_more = NULL;
+	ret = aml_walk_objects(table + AML_TABLE_HEADER_LEN, length - AML_TABLE_HEADER_LEN,
+			       mac_fw_visit, fw, &where);
+	if (ret)
 		mac_fw_err(err, where + AML_TABLE_HEADER_LEN,
 			   "its AML cannot be walked (an object the walk does not know)");
+	else if (fw->objs_more)
+		/* a check on part of a table could say "agrees" of what it missed */
+		mac_fw_err(err, (size_t)(fw->objs_more - table),
+			   "too many named objects: the check has room for "
+			   MAC_FW_STR(MAC_FW_MAX_OBJS) " in all tables");
+	if (ret || fw->objs_more) {
+		/* what it recorded points into a table now refused */
+		fw->nobjs = nobjs;
+		fw->objs_more = NULL;
+		memcpy(fw->gpe_method, gpe_method, sizeof(gpe_method));
 		return -EINVAL;
 	}
 	fw->tables[fw->ntables] = table;

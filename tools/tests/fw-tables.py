@@ -21,6 +21,11 @@
 #   bad-aml/        a DSDT of garbage AML (valid header and checksum)
 #   bad-trailing/   a DSDT followed by bytes after its Length
 #   bad-signature/  a "FACP" named DSDT.aml
+#   many-tables/    classic-tb1's DSDT and 64 header-only SSDTs: one table
+#                   more than the check has room for (MAC_FW_MAX_TABLES)
+#   many-objects/   a DSDT of 4097 devices (14 bytes each, the last 7 its
+#                   _ADR): one named object more than the check has room
+#                   for (MAC_FW_MAX_OBJS)
 
 import os
 import sys
@@ -166,6 +171,13 @@ def main():
     write(os.path.join(out, 'bad-aml'), {'DSDT.aml': table(b'DSDT', bytes([0xff, 0x5b, 0xee]) * 20)})
     write(os.path.join(out, 'bad-trailing'), {'DSDT.aml': good + b'\x00' * 16})
     write(os.path.join(out, 'bad-signature'), {'DSDT.aml': table(b'FACP', pci)})
+    many = {'DSDT.aml': table(b'DSDT', pci + gmux('\\_SB.PCI0.LPCB.GMUX', 'gmux', IO_700, 0x16))}
+    for i in range(1, 65):
+        many['SSDT-%d.aml' % i] = table(b'SSDT', b'')
+    write(os.path.join(out, 'many-tables'), many)
+    write(os.path.join(out, 'many-objects'), {
+        'DSDT.aml': table(b'DSDT', b''.join(device('D%03X' % (i % 4096), name('_ADR', byte(0)))
+                                            for i in range(4097)))})
 
 
 main()

@@ -541,6 +541,21 @@ for b in short length checksum aml trailing signature; do
 		[ \"\$(jq_py '$T/fw-bad-$b.json' \"d['firmware']['status']\")\" = error ]"
 done
 
+# past the check's room: refused with the reason, never a silent "agrees"
+fw fw-many-tables "$T/fw/many-tables" --model MacBookPro8,2
+check "--firmware: one table more than the check has room for (64): refused, exit 1" sh -c "
+	[ \$(cat '$T/fw-many-tables.rc') = 1 ] && [ \$(cat '$T/fw-many-tables.jrc') = 1 ] &&
+	grep -q 'tables: *65 (1 DSDT, 64 SSDT), 1 refused' '$T/fw-many-tables.txt' &&
+	grep -q 'error: *SSDT-64.aml: too many tables: the check has room for 64, this one and those after it were not read' '$T/fw-many-tables.txt' &&
+	validate_fw '$T/fw-many-tables.json' &&
+	[ \"\$(jq_py '$T/fw-many-tables.json' \"d['firmware']['status'], d['firmware']['tables'][64]['file'], d['firmware']['tables'][64]['offset']\")\" = \"('error', 'SSDT-64.aml', None)\" ]"
+fw fw-many-objects "$T/fw/many-objects" --model MacBookPro8,2
+check "--firmware: one named object more than the check has room for (4096): refused at its byte, exit 1" sh -c "
+	[ \$(cat '$T/fw-many-objects.rc') = 1 ] && [ \$(cat '$T/fw-many-objects.jrc') = 1 ] &&
+	grep -q 'error: *DSDT.aml: too many named objects: the check has room for 4096 in all tables (at byte 57387)' '$T/fw-many-objects.txt' &&
+	validate_fw '$T/fw-many-objects.json' &&
+	[ \"\$(jq_py '$T/fw-many-objects.json' \"d['firmware']['status'], d['firmware']['tables'][0]['offset']\")\" = \"('error', 57387)\" ]"
+
 fw fw-none "$T/fw/nothing-here" --model MacBookPro8,2
 check "--firmware: a folder that is not there: an error, exit 1" sh -c "
 	[ \$(cat '$T/fw-none.rc') = 1 ] && grep -q 'error: *no such folder' '$T/fw-none.txt' &&
@@ -558,15 +573,38 @@ check "--firmware on this machine (--root): the report gains its firmware sectio
 	grep -q '^Firmware (ACPI tables)' '$T/fw-live.txt' && grep -q 'MacBookPro8,2 (dmi)' '$T/fw-live.txt' &&
 	grep -q 'tables: *3 (1 DSDT, 2 SSDT), 0 refused' '$T/fw-live.txt' && validate '$T/fw-live.json' &&
 	[ \"\$(jq_py '$T/fw-live.json' \"d['firmware']['status'], d['firmware']['tables'][2]['file']\")\" = \"('agrees', 'dynamic/SSDT3')\" ]"
+# a refused table on this machine: the exit status stays the report's, the
+# Summary says so
+cp "$T/fw/bad-checksum/DSDT.aml" "$fwroot/sys/firmware/acpi/tables/dynamic/SSDT4"
+run fw-live-bad "$fwroot" --firmware
+rm "$fwroot/sys/firmware/acpi/tables/dynamic/SSDT4"
+check "--firmware on this machine, a table refused: the Summary says so, the exit status is the report's" sh -c "
+	[ \$(cat '$T/fw-live-bad.rc') = \$(cat '$T/fw-live.rc') ] &&
+	grep -q 'dynamic/SSDT4: bad checksum' '$T/fw-live-bad.txt' &&
+	sed -n '/^Summary/,\$p' '$T/fw-live-bad.txt' | grep -q '^  The firmware check refused 1 of the 4 tables (see Firmware): it covers the others only.\$' &&
+	! sed -n '/^Summary/,\$p' '$T/fw-live.txt' | grep -q 'The firmware' &&
+	validate '$T/fw-live-bad.json' &&
+	[ \"\$(jq_py '$T/fw-live-bad.json' \"d['firmware']['status']\")\" = error ]"
+# a table it may not read: as root the tool runs as nobody (setpriv), who
+# must reach the tree through $T
 chmod 000 "$fwroot/sys/firmware/acpi/tables/SSDT1"
-if [ -r "$fwroot/sys/firmware/acpi/tables/SSDT1" ]; then
-	ok "--firmware on this machine, a table it may not read" "SKIP: running as root, every file is readable"
-else
-	run fw-noperm "$fwroot" --firmware
-	check "--firmware on this machine, a table it may not read: says to run as root" sh -c "
-		grep -q 'SSDT1: cannot be read: permission denied (run as root)' '$T/fw-noperm.txt' &&
-		validate '$T/fw-noperm.json'"
+as=
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chmod o+x "$T"
 fi
+if [ -z "$as" ] && [ -r "$fwroot/sys/firmware/acpi/tables/SSDT1" ]; then
+	ok "--firmware on this machine, a table it may not read" "SKIP: root without setpriv: every file is readable"
+else
+	$as "$TOOL" --root "$fwroot" --firmware > "$T/fw-noperm.txt" 2> "$T/fw-noperm.stderr"
+	$as "$TOOL" --root "$fwroot" --firmware --json > "$T/fw-noperm.json" 2>> "$T/fw-noperm.stderr"
+	check "--firmware on this machine, a table it may not read: says to run as root${as:+ (run as nobody)}" sh -c "
+		grep -q 'SSDT1: cannot be read: permission denied (run as root)' '$T/fw-noperm.txt' &&
+		grep -q 'tables: *3 (1 DSDT, 2 SSDT), 1 refused' '$T/fw-noperm.txt' &&
+		validate '$T/fw-noperm.json' &&
+		[ \"\$(jq_py '$T/fw-noperm.json' \"d['firmware']['status'], d['firmware']['tables'][1]['error']\")\" = \"('error', 'cannot be read: permission denied (run as root)')\" ]"
+fi
+[ -n "$as" ] && chmod o-x "$T"
 chmod 644 "$fwroot/sys/firmware/acpi/tables/SSDT1"
 run fw-off "$fwroot"
 check "without --firmware no firmware section" sh -c "
@@ -574,6 +612,16 @@ check "without --firmware no firmware section" sh -c "
 	[ \"\$(jq_py '$T/fw-off.json' \"'firmware' in d\")\" = False ]"
 check "--model without --firmware is a usage error" sh -c "
 	'$TOOL' --model MacBookPro8,2 > /dev/null 2>&1; [ \$? = 1 ]"
+# --firmware DIR reads a folder alone: --measure and --pairs are refused,
+# not ignored (exit 1, nothing on standard output)
+for a in "--measure" "--measure 5 --pairs 2" "--pairs 2"; do
+	# shellcheck disable=SC2086
+	"$TOOL" --firmware "$T/fw/classic-tb1" --model MacBookPro8,2 $a > "$T/fw-meas.txt" 2> "$T/fw-meas.err"
+	echo $? > "$T/fw-meas.rc"
+	check "--firmware DIR $a is a usage error" sh -c "
+		[ \$(cat '$T/fw-meas.rc') = 1 ] && [ ! -s '$T/fw-meas.txt' ] &&
+		grep -q -e '--measure measures this machine' -e '--pairs goes with --measure' '$T/fw-meas.err'"
+done
 # --- 8b. what the bundle saved (residency, estimate) and --measure ----------
 
 # The controller's residency and the dGPU's (tb_macpm's and apple_gmux_ng's
@@ -586,9 +634,9 @@ echo 10000 > "$S/sys/devices/pnp0/00:03/dgpu_power/on_ms"
 echo 90000 > "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
 run save "$S"
 check "savings: text gives each device's share off and an estimate with its source" sh -c "
-	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s\$' '$T/save.txt' &&
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s awake\$' '$T/save.txt' &&
 	grep -q '^    estimate: about 1.3 W saved on average (not measured here; source: 1.7 W: 12.2 -> 10.5 W, ' '$T/save.txt' &&
-	grep -q '^  dGPU 0000:01:00.0: off 90% of 100 s\$' '$T/save.txt' &&
+	grep -q '^  dGPU 0000:01:00.0: off 90% of 100 s awake\$' '$T/save.txt' &&
 	grep -q '^    estimate: about 9.2 W saved on average (not measured here; source: 10.2 W: 23.9 -> 13.7 W, ' '$T/save.txt'"
 check "savings: JSON carries the residency and the estimate, labelled so, and validates" sh -c "
 	validate '$T/save.json' &&
@@ -600,7 +648,7 @@ echo "a Thunderbolt device or peer is connected" > "$S/sys/class/tb_macpm/0000:0
 rm "$S/sys/devices/pnp0/00:03/dgpu_power/off_ms"
 run save3 "$S"
 check "savings: Thunderbolt 3 has no estimate, a reason to stay on is given, an old module's counters are unknown" sh -c "
-	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s; stays on now: a Thunderbolt device or peer is connected\$' '$T/save3.txt' &&
+	grep -q '^  Thunderbolt 0000:07:00.0: off 75% of 100 s awake; stays on now: a Thunderbolt device or peer is connected\$' '$T/save3.txt' &&
 	grep -q '^    estimate: none (none: no published per-controller figure for Thunderbolt 3)\$' '$T/save3.txt' &&
 	grep -q '^  dGPU 0000:01:00.0: time off not known' '$T/save3.txt' &&
 	validate '$T/save3.json' &&
@@ -712,8 +760,75 @@ if [ "$(id -u)" = 0 ]; then
 	check "--measure: Ctrl-C gives every device back as found (held: $held)" sh -c "
 		[ \$(cat '$T/m5.rc') = 1 ] && [ '$held' = 'on on auto auto ' ] &&
 		[ '$now' = '$found' ] && grep -q 'interrupted: every device was given back as found' '$T/m5.err'"
+	# Ctrl-\ (SIGQUIT) likewise; a background job of sh starts with SIGINT
+	# and SIGQUIT ignored, env gives SIGQUIT back its default (a core dump)
+	env --default-signal=QUIT "$TOOL" --root "$K" --measure 30 > "$T/m6.txt" 2> "$T/m6.err" &
+	pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat "$chip/0000:06:00.0/0000:07:00.0/power/control")" = on ] && sleep 0.2 && break
+		sleep 0.2
+	done
+	held=$(controls)
+	kill -QUIT "$pid"
+	# a tool that ignores the signal would measure for minutes: not waited for
+	(sleep 10; kill -KILL "$pid" 2> /dev/null) &
+	dog=$!
+	wait "$pid"
+	echo $? > "$T/m6.rc"
+	kill "$dog" 2> /dev/null
+	now=$(controls)
+	check "--measure: SIGQUIT (Ctrl-\\) gives every device back as found (held: $held)" sh -c "
+		[ \$(cat '$T/m6.rc') = 1 ] && [ '$held' = 'on on auto auto ' ] &&
+		[ '$now' = '$found' ] && grep -q 'interrupted: every device was given back as found' '$T/m6.err'"
+	# standard error a pipe whose reader left after the first line: the
+	# first window's progress line (the controller held on) cannot be
+	# written; SIGPIPE (its default restored) must not kill the tool there
+	{
+		env --default-signal=PIPE "$TOOL" --root "$K" --measure 0.5 --pairs 1 2>&1 > "$T/m7.txt"
+		echo $? > "$T/m7.rc"
+	} | head -n 1 > "$T/m7.head"
+	now=$(controls)
+	check "--measure: standard error closed (2>&1 | head -1): the run stops, every device given back" sh -c "
+		[ \$(cat '$T/m7.rc') = 1 ] && grep -q 'measuring on BAT0' '$T/m7.head' &&
+		[ '$now' = '$found' ] && [ ! -s '$T/m7.txt' ]"
+	# a charger plugged in during a window: Mains online at once, the
+	# battery's status still "Discharging" (it follows later, if ever)
+	"$TOOL" --root "$K" --measure 1 --pairs 1 > "$T/m8.txt" 2> "$T/m8.err" &
+	pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat "$chip/0000:06:00.0/0000:07:00.0/power/control")" = on ] && break
+		sleep 0.1
+	done
+	echo 1 > "$K/sys/class/power_supply/ADP1/online"
+	(sleep 20; kill -KILL "$pid" 2> /dev/null) &
+	dog=$!
+	wait "$pid"
+	echo $? > "$T/m8.rc"
+	kill "$dog" 2> /dev/null
+	echo 0 > "$K/sys/class/power_supply/ADP1/online"
+	now=$(controls)
+	check "--measure: a charger plugged in during a window (Mains online, battery Discharging): stops, every device given back" sh -c "
+		[ \$(cat '$T/m8.rc') = 1 ] && grep -q -- '--measure: on AC power now (ADP1 is online): stopped' '$T/m8.err' &&
+		[ '$now' = '$found' ] && [ ! -s '$T/m8.txt' ]"
 else
 	ok "--measure runs" "SKIP: not root"
+fi
+
+# --- 8c. the manual page ------------------------------------------------------
+
+# each option --help names starts an item of OPTIONS (a missing .TP renders
+# it inside the option before); rendered with man-db's man -l
+if command -v man > /dev/null && MANWIDTH=80 man -l "$TOP/tools/macsupport-report.1" \
+	> "$T/man.txt" 2> "$T/man.err" && [ -s "$T/man.txt" ]; then
+	missing=
+	for o in $("$TOOL" --help | grep -o -- '--[a-z]*' | sort -u); do
+		sed -n '/^OPTIONS/,/^EXIT STATUS/p' "$T/man.txt" |
+			grep -qE -- "^       (-h, )?$o( |\$)" || missing="$missing $o"
+	done
+	check "manual page: every option of --help starts an item of OPTIONS${missing:+ (not:$missing)}" \
+		test -z "$missing"
+else
+	ok "manual page: every option of --help starts an item of OPTIONS" "SKIP: no man -l"
 fi
 
 # --- 9. the machine this runs on ---------------------------------------------

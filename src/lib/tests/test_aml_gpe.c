@@ -381,6 +381,53 @@ static void test_unknown_opcode_fails(void **state)
 	assert_int_equal(find(&a, "\\_SB_.PCI0.RP05", m, 4), -EINVAL);
 }
 
+static void count_objs(void *ctx, const struct aml_obj *obj)
+{
+	(void)obj;
+	(*(unsigned int *)ctx)++;
+}
+
+/*
+ * A bad name in a Device's, a Scope's or a Method's header: the walk
+ * fails at the name's byte, not at the end of the object (where the walk
+ * has moved on to when it reads the name).
+ */
+static void test_bad_name_offset(void **state)
+{
+	static const char * const kind[] = { "Device", "Scope", "Method" };
+	struct aml_buf a, sb, body;
+	unsigned int n, k;
+	size_t err, at;
+	(void)state;
+
+	for (k = 0; k < ARRAY_SIZE(kind); k++) {
+		a.len = sb.len = body.len = 0;
+		put_method(&body, "_STA");
+		put_device(&sb, "GOOD", &body);
+		/*
+		 * Scope (\_SB_): opcode, 2-byte PkgLength, 5-byte name; then in
+		 * it the bad object's opcode (2 bytes for a Device) and PkgLength
+		 */
+		at = 1 + 2 + 5 + sb.len + (k == 0 ? 2 : 1) + 2;
+		if (k == 0)
+			put_device(&sb, "1BAD", &body);	/* a digit cannot lead a name */
+		else if (k == 1)
+			put_scope(&sb, "1BAD", &body);
+		else
+			put_method(&sb, "1BAD");
+		put_scope(&a, "\\_SB_", &sb);
+		assert_int_equal(a.b[at], '1');
+		n = 0;
+		err = 0;
+		assert_int_equal(aml_walk_objects(a.b, a.len, count_objs, &n, &err), -EINVAL);
+		if (err != at)
+			print_message("%s: the walk stopped at %zu, the name is at %zu\n", kind[k],
+				      err, at);
+		assert_int_equal(err, at);
+		assert_true(n >= 3);	/* the scope, GOOD and its _STA seen */
+	}
+}
+
 static void test_bad_paths(void **state)
 {
 	struct aml_buf a = { .len = 0 };
@@ -545,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_if_blocks),
 		cmocka_unit_test(test_unknown_opcode_fails),
 		cmocka_unit_test(test_bad_paths),
+		cmocka_unit_test(test_bad_name_offset),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_whole_tables),
 		cmocka_unit_test(test_corrupt),

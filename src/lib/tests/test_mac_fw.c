@@ -431,6 +431,94 @@ static void test_methods_of_crs_and_prw(void **state)
 	free(fw);
 }
 
+/* A table of @n empty devices "D000", "D001", ... (7 bytes each) in @t. */
+static size_t make_devices(u8 *t, const char *sig, unsigned int n)
+{
+	size_t len = 36 + 7 * (size_t)n, i;
+	u8 *p = t + 36, sum = 0;
+	unsigned int k;
+
+	memset(t, 0, 36);
+	memcpy(t, sig, 4);
+	t[4] = (u8)len;
+	t[5] = (u8)(len >> 8);
+	t[6] = (u8)(len >> 16);
+	t[8] = 2;
+	for (k = 0; k < n; k++) {
+		*p++ = 0x5b;
+		*p++ = 0x82;
+		*p++ = 5;	/* PkgLength: itself and the name */
+		*p++ = 'D';
+		*p++ = (u8)('0' + k / 100 % 10);
+		*p++ = (u8)('0' + k / 10 % 10);
+		*p++ = (u8)('0' + k % 10);
+	}
+	for (i = 0; i < len; i++)
+		sum += t[i];
+	t[9] = (u8)-sum;
+	return len;
+}
+
+/*
+ * More named objects than the check has room for: the table that would
+ * overflow is refused (with the byte of the first one left out), never
+ * read in part, which would make "agrees" out of what the check missed.
+ */
+static void test_too_many_objects(void **state)
+{
+	u8 *big = malloc(36 + 7 * (MAC_FW_MAX_OBJS + 1));
+	struct mac_fw_error err;
+	struct mac_fw *fw = new_fw();
+	size_t n;
+
+	(void)state;
+	assert_non_null(big);
+	/* one more than room: refused, nothing recorded */
+	n = make_devices(big, "DSDT", MAC_FW_MAX_OBJS + 1);
+	assert_int_equal(mac_fw_add_table(fw, big, n, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too many named objects"));
+	/* the last device's data: after its opcode, PkgLength and name */
+	assert_int_equal(err.offset, 36 + 7 * MAC_FW_MAX_OBJS + 7);
+	assert_int_equal(fw->ntables, 0);
+	assert_int_equal(fw->nobjs, 0);
+	assert_null(fw->objs_more);
+	/* exactly room: read */
+	n = make_devices(big, "DSDT", MAC_FW_MAX_OBJS);
+	assert_int_equal(mac_fw_add_table(fw, big, n, &err), 0);
+	assert_int_equal(fw->nobjs, MAC_FW_MAX_OBJS);
+	/* an SSDT with one device more: refused, the DSDT's objects kept */
+	n = make_devices(ssdt, "SSDT", 1);
+	assert_int_equal(mac_fw_add_table(fw, ssdt, n, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too many named objects"));
+	assert_int_equal(err.offset, 36 + 7);
+	assert_int_equal(fw->ntables, 1);
+	assert_int_equal(fw->nobjs, MAC_FW_MAX_OBJS);
+	/* a header alone adds no object: read */
+	n = make_devices(ssdt, "SSDT", 0);
+	assert_int_equal(mac_fw_add_table(fw, ssdt, n, &err), 0);
+	assert_int_equal(fw->ntables, 2);
+	free(big);
+	free(fw);
+}
+
+/* More tables than the check has room for: the one past it refused. */
+static void test_too_many_tables(void **state)
+{
+	struct mac_fw_error err;
+	struct mac_fw *fw = new_fw();
+	unsigned int k;
+	size_t n;
+
+	(void)state;
+	n = make_devices(ssdt, "SSDT", 0);
+	for (k = 0; k < MAC_FW_MAX_TABLES; k++)
+		assert_int_equal(mac_fw_add_table(fw, ssdt, n, &err), 0);
+	assert_int_equal(mac_fw_add_table(fw, ssdt, n, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too many tables"));
+	assert_int_equal(fw->ntables, MAC_FW_MAX_TABLES);
+	free(fw);
+}
+
 /* Random bytes behind a valid header: never a crash, refused or read. */
 static void test_random_aml(void **state)
 {
@@ -465,6 +553,8 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_noop_padding),
 		cmocka_unit_test(test_methods_of_crs_and_prw),
+		cmocka_unit_test(test_too_many_objects),
+		cmocka_unit_test(test_too_many_tables),
 		cmocka_unit_test(test_random_aml),
 	};
 
