@@ -788,6 +788,30 @@ host_agent_stop()
 	AGENT_SOCK=
 }
 
+# guest_slot_take: with GUEST_SLOTS=DIR:N, wait for one of N lock files in
+# DIR and keep it locked (an open descriptor) until the calling (sub)shell
+# ends. qemu-tests/check gives the 6.1 run and the runs beside it one pool,
+# so that whichever has guests left uses the machine's CPUs; each run still
+# starts its boots in its own order (longest first).
+guest_slot_take()
+{
+	local dir n i fd
+
+	[ -n "${GUEST_SLOTS:-}" ] || return 0
+	dir=${GUEST_SLOTS%:*} n=${GUEST_SLOTS##*:}
+	while :; do
+		for ((i = 1; i <= n; i++)); do
+			exec {fd}> "$dir/slot$i" || return 0
+			if flock -n "$fd"; then
+				GUEST_SLOT_FD=$fd
+				return 0
+			fi
+			exec {fd}>&-
+		done
+		sleep 0.2
+	done
+}
+
 # --- one boot -----------------------------------------------------------------
 
 # boot_profile NAME TESTS [MODE [LABEL [TIMEOUT]]]
@@ -852,6 +876,9 @@ boot_profile()
 			args+=(-smbios "$smb")
 		done
 
+		# GUEST_SLOTS: at most so many guests at a time across the runs
+		# that share it (qemu-tests/check); held until this boot ends.
+		guest_slot_take
 		SIM_PID= SIM_SHM= SIM_ARGS=()
 		AGENT_PID= AGENT_SOCK= AGENT_ARGS=()
 		trap 'host_agent_stop "$work"; sim_stop' EXIT
@@ -948,6 +975,8 @@ boot_profile()
 			${incoming:+-incoming "$incoming"} >&"$qemu_out" 2>&1
 		rc=$?
 		[ -n "${SNAP_SAVE:-}" ] && : > "$SNAP_SAVE.ended"
+		# (the replay below must not hold the guest slot)
+		[ -n "${GUEST_SLOT_FD:-}" ] && exec {GUEST_SLOT_FD}>&-
 		exec {qemu_out}>&-
 		elapsed "$t0" > "$work/time"
 		times > "$work/times"
