@@ -43,7 +43,7 @@ endif
 MODULES := apple_gmux_ng apple_props tb_macpm mac_quirks
 DKMS_FILES := dkms.conf Kbuild Makefile LICENSE README.md include src
 
-.PHONY: all modules clean check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style models docs
+.PHONY: all modules clean check-deps check check-kernels check-debug check-image demo bench deps dkms-install dkms-remove unit fuzz deb style models docs
 
 all: modules
 
@@ -69,11 +69,15 @@ deps:
 # /var/cache/macsupport/kernels when not installed); on 6.12 a subset of the
 # guest tests (qemu-tests/check). check-kernels: every guest test on every
 # kernel.
-check: deps
+# make check's packages, those of make deb included, in one apt-get call
+check-deps:
+	qemu-tests/deps --check
+
+check: check-deps
 	$(MAKE) -j$$(nproc) modules
 	qemu-tests/check
 
-check-kernels: deps
+check-kernels: check-deps
 	$(MAKE) -j$$(nproc) modules
 	qemu-tests/check --full
 
