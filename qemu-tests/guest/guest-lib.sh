@@ -215,30 +215,39 @@ host_request_repeat()
 	_host_send MACSUPPORT-QMP-REPEAT "$1 $2 $3" "${4:-$((10 + $1 * ($2 + 500) / 1000))}"
 }
 
-# _host_send TAG ARGS SECONDS: one request to the host agent, its answer
-_host_send()
+# _host_ask TAG ARGS SECONDS REPLY [ANY]: one request to the host agent;
+# prints the answer after "REPLY <id> ", the id this request's (a late
+# answer to an earlier request that timed out is skipped), or any with ANY
+# (a guest started from a saved one is answered by an agent that never saw
+# its request). Non-zero without an answer within SECONDS.
+_host_ask()
 {
-	_hr_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
-	_hr_id=$(cut -c 1-8 /proc/sys/kernel/random/uuid)
-	_hr_end=$(( $(date +%s) + $3 ))
-	_hr_ans=
+	_ha_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
+	_ha_id=$(cut -c 1-8 /proc/sys/kernel/random/uuid)
+	_ha_end=$(( $(date +%s) + $3 ))
 	# One open for both directions: a virtio port opens only once at a time.
-	exec 7<>"$_hr_port"
-	echo "$1 $_hr_id $2" >&7
-	while _hr_left=$((_hr_end - $(date +%s))); [ "$_hr_left" -gt 0 ]; do
-		IFS= read -r -t "$_hr_left" _hr_line <&7 || { sleep 0.2; continue; }
-		# Skip a late answer to an earlier request that timed out.
-		case "$_hr_line" in
-		"MACSUPPORT-QMP-REPLY $_hr_id "*)
-			_hr_ans=${_hr_line#MACSUPPORT-QMP-REPLY $_hr_id }
-			break ;;
+	exec 7<>"$_ha_port"
+	echo "$1 $_ha_id $2" >&7
+	while _ha_left=$((_ha_end - $(date +%s))); [ "$_ha_left" -gt 0 ]; do
+		IFS= read -r -t "$_ha_left" _ha_line <&7 || { sleep 0.2; continue; }
+		case "$_ha_line" in
+		"$4 "*)
+			[ -n "${5:-}" ] || [ "${_ha_line#$4 $_ha_id }" != "$_ha_line" ] || continue
+			exec 7<&-
+			_ha_line=${_ha_line#$4 }
+			echo "${_ha_line#* }"
+			return 0 ;;
 		esac
 	done
 	exec 7<&-
-	if [ -z "$_hr_ans" ]; then
-		echo "no answer from the host agent in $3 s"
-		return 2
-	fi
+	echo "no answer from the host agent in $3 s"
+	return 2
+}
+
+# _host_send TAG ARGS SECONDS: one QMP request to the host agent, its answer
+_host_send()
+{
+	_hr_ans=$(_host_ask "$1" "$2" "$3" MACSUPPORT-QMP-REPLY) || { echo "$_hr_ans"; return 2; }
 	echo "$_hr_ans"
 	case "$_hr_ans" in
 	'{"return"'*) return 0 ;;
@@ -250,28 +259,8 @@ _host_send()
 # checkpoint (guest/init: nothing of a test has run yet); the host may save
 # the guest now and start other boots from it (lib/harness.sh,
 # snap_checkpoint). Prints the answer's arguments ("tests=a.sh,b.sh
-# mode=test"); the answer of a guest started from a saved one comes from its
-# own agent, whatever the id. Non-zero without an answer within SECONDS.
-host_checkpoint()
-{
-	_hc_port=$(host_agent_port) || { echo "no hostagent port"; return 2; }
-	_hc_end=$(( $(date +%s) + $1 ))
-	exec 7<>"$_hc_port"
-	echo "MACSUPPORT-CHECKPOINT $(cut -c 1-8 /proc/sys/kernel/random/uuid)" >&7
-	while _hc_left=$((_hc_end - $(date +%s))); [ "$_hc_left" -gt 0 ]; do
-		IFS= read -r -t "$_hc_left" _hc_line <&7 || { sleep 0.2; continue; }
-		case "$_hc_line" in
-		"MACSUPPORT-GO "*)
-			exec 7<&-
-			_hc_line=${_hc_line#MACSUPPORT-GO }
-			echo "${_hc_line#* }"
-			return 0 ;;
-		esac
-	done
-	exec 7<&-
-	echo "no answer from the host agent in $1 s"
-	return 2
-}
+# mode=test"). Non-zero without an answer within SECONDS.
+host_checkpoint() { _host_ask MACSUPPORT-CHECKPOINT "" "$1" MACSUPPORT-GO any; }
 
 # uptime_cs: time since boot in centiseconds
 uptime_cs()
